@@ -1,0 +1,556 @@
+#!/usr/bin/env python3
+# run-bench.py - times the bench workloads natively and under each tracer,
+# interleaved, and prints medians, overhead ratios against the targets of
+# issue 5, log bytes per event, peak RSS and the checker comparison.
+#
+# Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+#
+# Usage: run-bench.py [--runs N] [--scale F] [--vg-fraction F]
+#                     [--only W1,W2] [--configs C1,C2] [--tmp DIR]
+#                     [--profile] [--no-checker]
+# Tools or libraries that are missing (or fail a smoke test) print "n/a".
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+OURS = os.path.join(ROOT, "libmtrace", "libmtrace.so")
+CHECKER = os.path.join(ROOT, "mtrace-check", "mtrace-check")
+GLIBC_DEBUG = "/lib/x86_64-linux-gnu/libc_malloc_debug.so"
+HEAPTRACK = "/usr/lib/heaptrack/libheaptrack_preload.so"
+LSAN = "/usr/lib/x86_64-linux-gnu/liblsan.so.0"
+GLIBC_MTRACE = "/usr/bin/mtrace"
+RUNIT = os.path.join(BENCH, "runit")
+RUN_TIMEOUT = 600            # seconds; a hung tracer must not hang the bench
+
+# Variables a run must not inherit from the caller's shell.
+TRACER_VARS = ("MALLOC_TRACE", "LD_PRELOAD", "MEMLEAK_CONFIG", "LSAN_OPTIONS",
+               "DUMP_HEAPTRACK_OUTPUT")
+
+
+# ---------------------------------------------------------------- workloads
+
+class Workload:
+    """A program and its full-size argument; `size` scales with --scale."""
+
+    def __init__(self, name, what, argv, size):
+        self.name, self.what, self.argv, self.size = name, what, argv, size
+
+    def command(self, size):
+        return [a.replace("@N", str(size)) for a in self.argv]
+
+
+WORKLOADS = [
+    Workload("single", "malloc/free pairs, 1 thread, ~16 frames",
+             ["./wl", "pairs", "@N", "1"], 1_000_000),
+    Workload("threads", "same pairs split over 2 threads",
+             ["./wl", "pairs", "@N", "2"], 1_000_000),
+    Workload("deep", "malloc/free pairs, ~38 frames",
+             ["./wl", "deep", "@N"], 400_000),
+    Workload("cxx", "std::string/vector/map churn (~21 allocs/iter)",
+             ["./wl_cxx", "@N"], 20_000),
+    Workload("realloc", "realloc of growing/shrinking blocks",
+             ["./wl", "realloc", "@N"], 1_000_000),
+    Workload("live", "1M 32-byte blocks live at peak",
+             ["./wl", "live", "@N"], 1_000_000),
+]
+
+
+# ------------------------------------------------------------------ configs
+
+class Config:
+    """How to run a workload under one tracer.
+
+    env: variables to set ({tmp} is replaced by the run's scratch dir);
+    prefix: command prepended (valgrind); log: file the tracer writes;
+    needs: files that must exist for the config to be available;
+    reduced: run at --vg-fraction of the size and extrapolate."""
+
+    def __init__(self, name, env=None, prefix=(), log=None, needs=(),
+                 reduced=False):
+        self.name, self.env, self.prefix = name, env or {}, list(prefix)
+        self.log, self.needs, self.reduced = log, needs, reduced
+        self.broken = None            # reason, once a smoke test failed
+
+    def available(self):
+        return self.broken is None and all(os.path.exists(n) for n in self.needs)
+
+    def environment(self, tmp):
+        env = {k: v for k, v in os.environ.items() if k not in TRACER_VARS}
+        for k, v in self.env.items():
+            env[k] = v.replace("{tmp}", tmp)
+        return env
+
+
+VALGRIND = ["valgrind", "-q", "--leak-check=full", "--error-exitcode=0"]
+
+CONFIGS = [
+    Config("native"),
+    Config("ours-stacks", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS},
+           log="log", needs=[OURS]),
+    Config("ours-classic", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
+                            "MEMLEAK_CONFIG": "classic"},
+           log="log", needs=[OURS]),
+    Config("ours-nolog", {"LD_PRELOAD": OURS}, needs=[OURS]),
+    Config("glibc", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": GLIBC_DEBUG},
+           log="log", needs=[GLIBC_DEBUG]),
+    # heaptrack's own script pipes the preload's raw output through
+    # heaptrack_interpret and zstd; we run the same preload writing its raw
+    # data straight to a file, so only the traced run itself is timed.
+    Config("heaptrack", {"DUMP_HEAPTRACK_OUTPUT": "{tmp}/ht.raw",
+                         "LD_PRELOAD": HEAPTRACK},
+           log="ht.raw", needs=[HEAPTRACK]),
+    # exitcode=0: the workloads leak on purpose and LSan would exit 23.
+    Config("lsan", {"LD_PRELOAD": LSAN,
+                    "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
+           needs=[LSAN]),
+    Config("valgrind", prefix=VALGRIND, needs=[shutil.which("valgrind") or "/nonexistent"],
+           reduced=True),
+]
+
+
+# ------------------------------------------------------------------ running
+
+class Result:
+    def __init__(self, wall, maxrss_kb, status):
+        self.wall, self.maxrss_kb, self.status = wall, maxrss_kb, status
+
+
+def spawn_timed(argv, env, out, err):
+    """Runs argv under ./runit; returns wall time, peak RSS, exit status.
+    runit (not Python) is the parent so ru_maxrss is the child's own."""
+    res = out + ".runit"
+    acts = [(os.POSIX_SPAWN_OPEN, 1, out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+            (os.POSIX_SPAWN_OPEN, 2, err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
+    runner = [RUNIT, res, str(RUN_TIMEOUT)] + argv
+    pid = os.posix_spawn(RUNIT, runner, env, file_actions=acts)
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("runit failed on %s" % " ".join(argv))
+    with open(res) as f:
+        wall, rss, code = f.read().split()
+    return Result(float(wall), int(rss), int(code))
+
+
+def run_one(cfg, argv, tmp):
+    """One timed run in BENCH; the tracer's log is left in tmp for sizing."""
+    env = cfg.environment(tmp)
+    cwd = os.getcwd()
+    os.chdir(BENCH)
+    try:
+        return spawn_timed(cfg.prefix + argv, env,
+                           os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr"))
+    finally:
+        os.chdir(cwd)
+
+
+def clear_logs(tmp):
+    for name in os.listdir(tmp):
+        if name.startswith(("log", "ht.raw")):
+            os.unlink(os.path.join(tmp, name))
+
+
+def count_events(path, heaptrack):
+    """Events in a log: lines that are allocations/frees, not headers or
+    stack records ('#', '=' lines; heaptrack's t/i/m/... records)."""
+    with open(path, "rb") as f:
+        data = b"\n" + f.read()
+    if heaptrack:
+        return data.count(b"\n+") + data.count(b"\n-")
+    lines = data.count(b"\n") - (0 if data.endswith(b"\n") else -1)
+    return lines - data.count(b"\n#") - data.count(b"\n=")
+
+
+def log_stats(cfg, tmp):
+    """(bytes, events) of the log the run just wrote, or None."""
+    if not cfg.log:
+        return None
+    path = os.path.join(tmp, cfg.log)
+    if not os.path.exists(path):
+        return None
+    return os.path.getsize(path), count_events(path, cfg.log == "ht.raw")
+
+
+# ---------------------------------------------------------------- the bench
+
+class Bench:
+    def __init__(self, args, tmp):
+        self.args, self.tmp = args, tmp
+        self.walls = {}      # (workload, config) -> [seconds]
+        self.rss = {}        # (workload, config) -> [KiB]
+        self.logs = {}       # (workload, config) -> (bytes, events)
+        self.failed = {}     # (workload, config) -> exit status
+        self.vg_empty = {}   # workload -> [seconds] of valgrind at size 0
+
+    def size(self, w, cfg):
+        n = max(1, int(w.size * self.args.scale))
+        return max(1, int(n * self.args.vg_fraction)) if cfg.reduced else n
+
+    def smoke_test(self, configs):
+        """A tiny run of each config: a library that crashes is reported as
+        broken instead of failing every timed run."""
+        for cfg in configs:
+            if not cfg.available():
+                continue
+            r = run_one(cfg, WORKLOADS[0].command(100), self.tmp)
+            if r.status != 0:
+                cfg.broken = "smoke test exit status %d" % r.status
+                print("  %s: broken (%s)" % (cfg.name, cfg.broken))
+            clear_logs(self.tmp)
+
+    def timed(self, w, cfg, first_round):
+        r = run_one(cfg, w.command(self.size(w, cfg)), self.tmp)
+        key = (w.name, cfg.name)
+        if r.status != 0:
+            self.failed[key] = r.status
+        else:
+            self.walls.setdefault(key, []).append(r.wall)
+            self.rss.setdefault(key, []).append(r.maxrss_kb)
+            if first_round and (stats := log_stats(cfg, self.tmp)):
+                self.logs[key] = stats
+        clear_logs(self.tmp)
+
+    def valgrind_startup(self, w, cfg):
+        """Valgrind's fixed start/exit cost, measured at size 0, so the
+        reduced run is extrapolated without multiplying its start-up."""
+        r = run_one(cfg, w.command(0), self.tmp)
+        if r.status == 0:
+            self.vg_empty.setdefault(w.name, []).append(r.wall)
+
+    def run_all(self, workloads, configs):
+        """Round-robin: every config once per round, so load from other
+        users of the machine spreads over all configs alike."""
+        for rnd in range(self.args.runs):
+            print("round %d/%d" % (rnd + 1, self.args.runs), flush=True)
+            for w in workloads:
+                for cfg in configs:
+                    if not cfg.available():
+                        continue
+                    self.timed(w, cfg, rnd == 0)
+                    if cfg.reduced:
+                        self.valgrind_startup(w, cfg)
+
+    def median(self, w, cname):
+        """Median wall time at full size (valgrind: extrapolated), or None."""
+        xs = self.walls.get((w.name, cname))
+        if not xs:
+            return None
+        m = statistics.median(xs)
+        if cname == "valgrind" and self.vg_empty.get(w.name):
+            t0 = statistics.median(self.vg_empty[w.name])
+            m = t0 + (m - t0) / self.args.vg_fraction
+        return m
+
+
+# ---------------------------------------------------------------- reporting
+
+def fmt(x, spec="%.3f", k=1):
+    """x*k formatted with spec, or n/a when there is no measurement."""
+    return "n/a" if x is None else spec % (x * k)
+
+
+def table(header, rows):
+    """A markdown table: readable in a terminal and pastable as is."""
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    print("\n".join(out) + "\n")
+
+
+def cell(bench, w, cname):
+    if (w.name, cname) in bench.failed and not bench.walls.get((w.name, cname)):
+        return "fail(%d)" % bench.failed[(w.name, cname)]
+    return fmt(bench.median(w, cname))
+
+
+def report_walls(bench, workloads, configs):
+    print("## Median wall time (s), %d runs each\n" % bench.args.runs)
+    rows = [[w.name] + [cell(bench, w, c.name) for c in configs]
+            for w in workloads]
+    table(["workload"] + [c.name for c in configs], rows)
+    print("Slowdown vs native (wall / native wall):\n")
+    rows = []
+    for w in workloads:
+        nat = bench.median(w, "native")
+        rows.append([w.name] + [fmt(ratio(bench.median(w, c.name), nat), "%.1fx")
+                                for c in configs[1:]])
+    table(["workload"] + [c.name for c in configs[1:]], rows)
+
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
+
+
+def overhead(bench, w, cname):
+    t, nat = bench.median(w, cname), bench.median(w, "native")
+    return None if t is None or nat is None else max(t - nat, 1e-6)
+
+
+def verdict(value, target, le=True):
+    if value is None:
+        return "n/a"
+    ok = value <= target if le else value >= target
+    return "PASS" if ok else "FAIL"
+
+
+# (label, our config, their config, target): overhead(ours)/overhead(theirs)
+OVERHEAD_TARGETS = [
+    ("ours-stacks / glibc", "ours-stacks", "glibc", 0.5),
+    ("ours-stacks / heaptrack", "ours-stacks", "heaptrack", 0.33),
+    ("ours-nolog / lsan", "ours-nolog", "lsan", 2.0),
+]
+
+
+def report_targets(bench, workloads):
+    print("## Overhead ratios (time minus native), this run\n")
+    rows = []
+    for label, ours, theirs, target in OVERHEAD_TARGETS:
+        for w in workloads:
+            r = ratio(overhead(bench, w, ours), overhead(bench, w, theirs))
+            rows.append([label, w.name, fmt(r, "%.2f"), "<= %.2f" % target,
+                         verdict(r, target)])
+    table(["ratio", "workload", "measured", "target", ""], rows)
+    report_threads(bench, workloads)
+
+
+def report_threads(bench, workloads):
+    """Throughput of 2 threads vs 1 on the same total work = t1 / t2."""
+    by = {w.name: w for w in workloads}
+    if "single" not in by or "threads" not in by:
+        return
+    print("## Two threads vs one: total throughput (t_single / t_threads)\n")
+    rows = []
+    for cname, target in [("native", None), ("ours-stacks", 1.3),
+                          ("ours-nolog", 1.3), ("glibc", None),
+                          ("heaptrack", None), ("lsan", None)]:
+        r = ratio(bench.median(by["single"], cname),
+                  bench.median(by["threads"], cname))
+        rows.append([cname, fmt(r, "%.2fx"),
+                     ">= %.1fx" % target if target else "-",
+                     verdict(r, target, le=False) if target else ""])
+    table(["config", "throughput ratio", "target", ""], rows)
+
+
+def report_logs(bench, workloads):
+    print("## Log bytes per event (first round; heaptrack: raw file)\n")
+    cnames = ["ours-stacks", "ours-classic", "glibc", "heaptrack"]
+    rows = []
+    for w in workloads:
+        row = [w.name]
+        for c in cnames:
+            s = bench.logs.get((w.name, c))
+            row.append("n/a" if not s or not s[1] else
+                       "%.1f (%d ev)" % (s[0] / s[1], s[1]))
+        rows.append(row)
+    table(["workload"] + cnames, rows)
+
+
+def report_rss(bench, workloads, configs):
+    print("## Peak RSS (MiB, median)\n")
+    rows = []
+    for w in workloads:
+        rows.append([w.name] + [fmt(med_rss(bench, w, c.name), "%.1f", 1 / 1024)
+                                for c in configs])
+    table(["workload"] + [c.name for c in configs], rows)
+    live = next((w for w in workloads if w.name == "live"), None)
+    if live:
+        report_live(bench, live, configs)
+
+
+def med_rss(bench, w, cname):
+    xs = bench.rss.get((w.name, cname))
+    return statistics.median(xs) if xs else None
+
+
+def report_live(bench, w, configs):
+    """Bytes per live block beyond native on the workload holding `blocks`
+    blocks at its peak.  'marginal' also subtracts the config's fixed cost
+    (its RSS beyond native on `single`, which holds only 256 blocks), i.e.
+    buffers and the stack table, which the target allows on top."""
+    blocks = int(w.size * bench.args.scale)
+    single = next((x for x in WORKLOADS if x.name == "single"), None)
+    print("Peak RSS beyond native per live block (live workload, %d blocks):\n"
+          % blocks)
+    rows = []
+    for c in configs[1:]:
+        total = beyond_native(bench, w, c)
+        fixed = beyond_native(bench, single, c)
+        per = None if total is None else total / blocks
+        marg = None if total is None or fixed is None else (total - fixed) / blocks
+        ours = c.name.startswith("ours")
+        rows.append([c.name, fmt(per, "%.1f"), fmt(marg, "%.1f"),
+                     "<= 48 (marginal)" if ours else "-",
+                     verdict(marg, 48) if ours else ""])
+    table(["config", "bytes/block total", "bytes/block marginal", "target", ""],
+          rows)
+
+
+def beyond_native(bench, w, c):
+    """Peak RSS of config c minus native's, in bytes (None for valgrind,
+    which ran at a reduced size)."""
+    rss, nat = med_rss(bench, w, c.name), med_rss(bench, w, "native")
+    if rss is None or nat is None or c.reduced:
+        return None
+    return (rss - nat) * 1024
+
+
+# ---------------------------------------------------------- checker compare
+
+def checker_compare(args, tmp):
+    """Times mtrace-check against glibc's Perl mtrace on one large log from
+    the two-thread workload, and diffs their outputs (stdout + status)."""
+    print("## mtrace-check vs /usr/bin/mtrace\n")
+    src = next(c for c in CONFIGS if c.name == "ours-stacks")
+    if not src.available():
+        src = next(c for c in CONFIGS if c.name == "glibc")
+    n = max(1, int(1_000_000 * args.scale))
+    r = run_one(src, ["./wl", "pairs", str(n), "2"], tmp)
+    log = os.path.join(tmp, "log")
+    if r.status != 0 or not os.path.exists(log):
+        print("could not produce the log (%s exit %d)\n" % (src.name, r.status))
+        return
+    lines = count_lines(log)
+    print("log: %s run of `wl pairs %d 2`, %d lines, %.1f MB\n"
+          % (src.name, n, lines, os.path.getsize(log) / 1e6))
+    times, outs = time_checkers(args.checker_runs, log, tmp)
+    print_checker_table(times, outs, lines)
+    clear_logs(tmp)
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return f.read().count(b"\n")
+
+
+CHECKERS = [("/usr/bin/mtrace", GLIBC_MTRACE), ("mtrace-check", CHECKER)]
+
+
+def time_checkers(runs, log, tmp):
+    """Alternates the two checkers; keeps each one's first output."""
+    times, outs = {}, {}
+    env = {k: v for k, v in os.environ.items() if k not in TRACER_VARS}
+    for _ in range(runs):
+        for name, path in CHECKERS:
+            if not os.path.exists(path):
+                continue
+            out = os.path.join(tmp, "out-" + os.path.basename(path))
+            r = spawn_timed([path, os.path.join(BENCH, "wl"), log], env,
+                            out, os.path.join(tmp, "stderr"))
+            times.setdefault(name, []).append(r.wall)
+            if name not in outs:
+                with open(out, "rb") as f:
+                    outs[name] = (r.status, f.read())
+    return times, outs
+
+
+def print_checker_table(times, outs, lines):
+    perl, ours = (statistics.median(times[n]) if n in times else None
+                  for n, _ in CHECKERS)
+    speed = ratio(perl, ours)
+    same = None
+    if len(outs) == 2:
+        same = outs["/usr/bin/mtrace"] == outs["mtrace-check"]
+    table(["", "measured", "target", ""], [
+        ["/usr/bin/mtrace (s)", fmt(perl), "", ""],
+        ["mtrace-check (s)", fmt(ours), "", ""],
+        ["speed-up", fmt(speed, "%.1fx"), ">= 20x", verdict(speed, 20, le=False)],
+        ["identical output + status", "n/a" if same is None else
+         ("yes" if same else "NO"), "yes",
+         "n/a" if same is None else ("PASS" if same else "FAIL")],
+    ])
+    if "/usr/bin/mtrace" in outs:
+        status, text = outs["/usr/bin/mtrace"]
+        print("(/usr/bin/mtrace exit %d, %d output lines, log %d lines)\n"
+              % (status, text.count(b"\n"), lines))
+
+
+# ---------------------------------------------------------------- profiling
+
+def profile(args, tmp):
+    """perf record -g of the stack-logging run; prints the top symbols."""
+    print("## perf profile of ours-stacks, `wl pairs N 1`\n")
+    cfg = next(c for c in CONFIGS if c.name == "ours-stacks")
+    if not cfg.available() or not shutil.which("perf"):
+        print("n/a (library or perf missing)\n")
+        return
+    data = os.path.join(tmp, "perf.data")
+    n = str(max(1, int(1_000_000 * args.scale)))
+    rec = ["perf", "record", "-q", "-g", "-o", data, "--", "./wl", "pairs", n, "1"]
+    run_one(Config("perf", cfg.env), rec, tmp)
+    rep = ["perf", "report", "-i", data, "--no-children", "--stdio",
+           "--sort", "dso,symbol", "-g", "none", "--percent-limit", "1"]
+    spawn_timed(rep, dict(os.environ), os.path.join(tmp, "perf.txt"),
+                os.path.join(tmp, "stderr"))
+    with open(os.path.join(tmp, "perf.txt")) as f:
+        print("```\n" + "".join(l for l in f if l.strip() and
+                                not l.startswith("#")) + "```\n")
+    clear_logs(tmp)
+
+
+# --------------------------------------------------------------------- main
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--runs", type=int, default=5, help="timed runs per config")
+    p.add_argument("--scale", type=float, default=1.0, help="workload size factor")
+    p.add_argument("--vg-fraction", type=float, default=0.1,
+                   help="valgrind runs at this fraction of the size")
+    p.add_argument("--checker-runs", type=int, default=3)
+    p.add_argument("--only", help="comma-separated workloads")
+    p.add_argument("--configs", help="comma-separated configs (native is kept)")
+    p.add_argument("--tmp", help="scratch directory for logs (default: mkdtemp)")
+    p.add_argument("--profile", action="store_true", help="also run perf")
+    p.add_argument("--no-checker", action="store_true")
+    return p.parse_args()
+
+
+def select(items, names, keep=()):
+    if not names:
+        return items
+    wanted = set(names.split(",")) | set(keep)
+    return [i for i in items if i.name in wanted]
+
+
+def describe(args, workloads, configs):
+    print("# libmtrace bench  %s" % time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
+    print("runs=%d scale=%g valgrind at %g of size (extrapolated: t0 + (t-t0)/f)\n"
+          % (args.runs, args.scale, args.vg_fraction))
+    for w in workloads:
+        print("  %-8s %-48s `%s`" % (w.name, w.what, " ".join(w.command(int(w.size * args.scale)))))
+    for c in configs:
+        print("  %-13s %s" % (c.name, "ok" if c.available() else "n/a (missing)"))
+    print()
+
+
+def main():
+    args = parse_args()
+    workloads = select(WORKLOADS, args.only)
+    configs = select(CONFIGS, args.configs, keep=["native"])
+    tmp = args.tmp or tempfile.mkdtemp(prefix="mtrace-bench.")
+    os.makedirs(tmp, exist_ok=True)
+    describe(args, workloads, configs)
+    bench = Bench(args, tmp)
+    bench.smoke_test(configs)
+    bench.run_all(workloads, configs)
+    print()
+    report_walls(bench, workloads, configs)
+    report_targets(bench, workloads)
+    report_logs(bench, workloads)
+    report_rss(bench, workloads, configs)
+    if not args.no_checker:
+        checker_compare(args, tmp)
+    if args.profile:
+        profile(args, tmp)
+    if not args.tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
