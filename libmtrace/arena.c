@@ -1,0 +1,65 @@
+/* arena.c - bump allocator over mmap'd chunks (see arena.h).
+ * GPL-3.0-or-later. */
+#include "arena.h"
+#include "spin.h"
+#include <string.h>
+#include <sys/mman.h>
+
+#define CHUNK_SIZE (1u << 20)
+
+static spinlock_t arena_guard = SPINLOCK_INIT;
+static char *chunk_next;
+static char *chunk_end;
+
+void *pages_map(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void pages_unmap(void *p, size_t size)
+{
+    if (p)
+        munmap(p, size);
+}
+
+void *arena_alloc(size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (size > CHUNK_SIZE / 4)
+        return pages_map(size);
+    spin_lock(&arena_guard);
+    if (chunk_next == NULL || (size_t)(chunk_end - chunk_next) < size) {
+        char *chunk = pages_map(CHUNK_SIZE);
+        if (chunk == NULL) {
+            spin_unlock(&arena_guard);
+            return NULL;
+        }
+        chunk_next = chunk;
+        chunk_end = chunk + CHUNK_SIZE;
+    }
+    void *p = chunk_next;
+    chunk_next += size;
+    spin_unlock(&arena_guard);
+    return p;
+}
+
+char *arena_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *copy = arena_alloc(n);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
+
+void arena_lock_for_fork(void)
+{
+    spin_lock(&arena_guard);
+}
+
+void arena_unlock_after_fork(void)
+{
+    spin_unlock(&arena_guard);
+}

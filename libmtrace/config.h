@@ -1,0 +1,37 @@
+/* config.h - MEMLEAK_CONFIG, a comma-separated list of options:
+ *   mtraceinit        start collecting at load, without a call to mtrace()
+ *   depth=N           frames kept per stack, 1..MTF_MAX_DEPTH
+ *   classic           write glibc's lines only (no stack records)
+ *   unwind=NAME       libunwind (default) | glibc
+ *   signal=SIG        a report on signal SIG (USR2, SIGUSR2 or a number)
+ *   report=PATTERN    where reports go: %p pid, %n sequence, %e program,
+ *                     or "stderr"
+ * GPL-3.0-or-later. */
+#ifndef MT_CONFIG_H
+#define MT_CONFIG_H
+#include <stddef.h>
+
+enum unwinder { UNWIND_LIBUNWIND, UNWIND_GLIBC };
+
+#define CONFIG_PATTERN_MAX 512
+
+struct config {
+    int mtraceinit;
+    int classic;
+    int depth;
+    enum unwinder unwinder;
+    int report_signal;               /* 0: none */
+    char report_pattern[CONFIG_PATTERN_MAX];  /* "": the default */
+};
+
+/* Called once per problem with a complete message line (no newline). */
+typedef void (*config_warn_fn)(const char *message);
+
+void config_defaults(struct config *c);
+/* Parses TEXT (may be NULL) into C; an unknown or malformed option is
+ * reported through WARN and skipped.  Returns the number of problems. */
+int config_parse(struct config *c, const char *text, config_warn_fn warn);
+/* "USR2", "SIGUSR2" or "12" -> signal number, or 0. */
+int config_signal_number(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,149 @@
+/* control.c - start-up, configuration and the program-facing controls:
+ * mtrace(), muntrace(), the MEMLEAK_CONFIG=mtraceinit constructor, the exit
+ * handler, and the wrappers that keep the log whole across dlclose() and
+ * _exit().  GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "control.h"
+#include "export.h"
+#include "guard.h"
+#include "real.h"
+#include "tracer.h"
+#include "unwind.h"
+#include "writer.h"
+#include <dlfcn.h>
+#include <mcheck.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct config mt_config = { .depth = 32 };
+const char *mt_trace_path;
+
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
+static int configured;
+static char trace_path_copy[4096];
+
+/* libstdc++'s hook to release its own memory at exit; absent in C programs. */
+extern void _ZN9__gnu_cxx9__freeresEv(void) __attribute__((weak));
+
+static void warn_line(const char *message)
+{
+    write_all(STDERR_FILENO, message, strlen(message));
+    write_all(STDERR_FILENO, "\n", 1);
+}
+
+/* Reads the environment once.  Copies MALLOC_TRACE: the program may change
+ * its environment later. */
+static void configure(void)
+{
+    if (configured)
+        return;
+    configured = 1;
+    config_defaults(&mt_config);
+    config_parse(&mt_config, secure_getenv("MEMLEAK_CONFIG"), warn_line);
+    const char *path = secure_getenv("MALLOC_TRACE");
+    if (path && *path && strlen(path) < sizeof trace_path_copy) {
+        strcpy(trace_path_copy, path);
+        mt_trace_path = trace_path_copy;
+    }
+}
+
+/* As glibc's mtrace does at exit: let libc and libstdc++ free what they
+ * keep for the process's lifetime, so it is not reported as leaked; then
+ * write out the log. */
+static void release_and_flush_at_exit(void)
+{
+    if (tracer_active()) {
+        if (_ZN9__gnu_cxx9__freeresEv)
+            _ZN9__gnu_cxx9__freeresEv();
+        __libc_freeres();
+    }
+    int entered = guard_enter();
+    tracer_exit_flush();
+    if (entered)
+        guard_leave();
+}
+
+static void start_collection(void)
+{
+    int entered = guard_enter();
+    pthread_mutex_lock(&control_lock);
+    configure();
+    if (!tracer_started()) {
+        unwind_select(mt_config.unwinder);
+        unwind_warm_up();
+        pthread_atfork(tracer_fork_prepare, tracer_fork_parent,
+                       tracer_fork_child);
+        atexit(release_and_flush_at_exit);
+        tracer_start();
+    }
+    pthread_mutex_unlock(&control_lock);
+    if (entered)
+        guard_leave();
+}
+
+MT_EXPORT void mtrace(void)
+{
+    if (tracer_started())
+        return;   /* never restarts or truncates the log */
+    start_collection();
+}
+
+MT_EXPORT void muntrace(void)
+{
+    int entered = guard_enter();
+    tracer_stop();
+    if (entered)
+        guard_leave();
+}
+
+__attribute__((constructor)) static void on_load(void)
+{
+    int entered = guard_enter();
+    pthread_mutex_lock(&control_lock);
+    configure();
+    pthread_mutex_unlock(&control_lock);
+    if (entered)
+        guard_leave();
+    if (mt_config.mtraceinit)
+        start_collection();
+}
+
+/* dlclose() may unload code that stacks point into: note it in the log,
+ * and resolve addresses anew from then on. */
+MT_EXPORT int dlclose(void *handle)
+{
+    static int (*real_dlclose)(void *);
+    if (real_dlclose == NULL) {
+        int entered = guard_enter();
+        real_dlclose = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+        if (entered)
+            guard_leave();
+    }
+    if (real_dlclose == NULL)
+        return -1;
+    int result = real_dlclose(handle);
+    if (result == 0 && tracer_active() && guard_enter()) {
+        tracer_after_dlclose();
+        guard_leave();
+    }
+    return result;
+}
+
+/* _exit() skips atexit handlers: write out the buffered log first. */
+MT_EXPORT void _exit(int status)
+{
+    if (tracer_started() && guard_enter()) {
+        tracer_flush_at_exit();
+        guard_leave();
+    }
+    for (;;)
+        syscall(SYS_exit_group, status);
+}
+
+MT_EXPORT void _Exit(int status)
+{
+    _exit(status);
+}

@@ -1,0 +1,133 @@
+/* frametab.c - see frametab.h.  GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "frametab.h"
+#include "arena.h"
+#include "fmt.h"
+#include <dlfcn.h>
+#include <libiberty/demangle.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct cmap frames;
+static atomic_uint code_epoch;
+
+struct frame_key {
+    uintptr_t addr;
+    unsigned epoch;
+};
+
+unsigned frametab_epoch(void)
+{
+    return atomic_load_explicit(&code_epoch, memory_order_relaxed);
+}
+
+void frametab_new_epoch(void)
+{
+    atomic_fetch_add(&code_epoch, 1);
+}
+
+static uint64_t frame_hash(uintptr_t addr, unsigned epoch)
+{
+    uint64_t h = (addr ^ ((uint64_t)epoch << 48)) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 31);
+}
+
+static int frame_eq(const struct cmap_entry *e, const void *key)
+{
+    const struct frame *f = (const struct frame *)e;
+    const struct frame_key *k = key;
+    return f->addr == k->addr && f->epoch == k->epoch;
+}
+
+/* glibc's tr_where(): "FILE:(SYM+OFF)[0xADDR]", "FILE:[0xADDR]" or
+ * "[0xADDR]", with ADDR relative to dli_fbase (absolute without dladdr). */
+static const char *where_string(uintptr_t addr, const Dl_info *info, int found)
+{
+    char buf[4096 + 64];
+    char *p = buf;
+    if (!found) {
+        p = stpcpy(p, "[");
+        p = fmt_ptr(p, addr);
+        p = stpcpy(p, "]");
+        *p = '\0';
+        return arena_strdup(buf);
+    }
+    const char *file = info->dli_fname;
+    if (file) {
+        size_t n = strnlen(file, 4000);
+        memcpy(p, file, n);
+        p += n;
+        *p++ = ':';
+    }
+    if (info->dli_sname) {
+        uintptr_t sym = (uintptr_t)info->dli_saddr;
+        size_t n = strnlen(info->dli_sname, 4000 - (size_t)(p - buf));
+        *p++ = '(';
+        memcpy(p, info->dli_sname, n);
+        p += n;
+        *p++ = addr >= sym ? '+' : '-';
+        p = fmt_hex(p, addr >= sym ? addr - sym : sym - addr);
+        *p++ = ')';
+    }
+    p = stpcpy(p, "[");
+    p = fmt_ptr(p, addr - (uintptr_t)info->dli_fbase);
+    p = stpcpy(p, "]");
+    *p = '\0';
+    return arena_strdup(buf);
+}
+
+static const char *demangled(const char *name)
+{
+    char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+    if (d == NULL)
+        return arena_strdup(name);
+    const char *copy = arena_strdup(d);
+    free(d);   /* the guard is set: this goes straight to glibc */
+    return copy;
+}
+
+static struct frame *resolve(uintptr_t addr, unsigned epoch)
+{
+    struct frame *f = arena_alloc(sizeof *f);
+    if (f == NULL)
+        return NULL;
+    Dl_info info;
+    memset(&info, 0, sizeof info);
+    int found = dladdr((void *)addr, &info) != 0;
+    f->e.hash = frame_hash(addr, epoch);
+    f->addr = addr;
+    f->epoch = epoch;
+    f->mod = modmap_find(addr);
+    f->offset = f->mod ? addr - f->mod->bias : addr;
+    if (found && info.dli_sname) {
+        f->symbol = demangled(info.dli_sname);
+        uintptr_t start = (uintptr_t)info.dli_saddr;
+        f->symbol_offset = addr >= start ? addr - start : 0;
+    }
+    f->where = where_string(addr, &info, found);
+    return f;
+}
+
+struct frame *frametab_get(uintptr_t addr)
+{
+    struct frame_key key = { addr, frametab_epoch() };
+    uint64_t hash = frame_hash(addr, key.epoch);
+    struct frame *f = (struct frame *)cmap_find(&frames, hash, frame_eq, &key);
+    if (f)
+        return f;
+    f = resolve(addr, key.epoch);
+    if (f == NULL)
+        return NULL;
+    return (struct frame *)cmap_insert(&frames, &f->e, frame_eq, &key);
+}
+
+void frametab_lock_for_fork(void)
+{
+    spin_lock(&frames.lock);
+}
+
+void frametab_unlock_after_fork(void)
+{
+    spin_unlock(&frames.lock);
+}

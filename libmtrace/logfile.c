@@ -1,0 +1,134 @@
+/* logfile.c - see logfile.h.  GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "logfile.h"
+#include "fmt.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#define MAX_FALLBACKS 100
+
+int logfile_expand(const char *pattern, pid_t pid, char *out, size_t size)
+{
+    char pid_text[24];
+    size_t pid_len = (size_t)(fmt_dec(pid_text, (uint64_t)pid) - pid_text);
+    size_t n = 0;
+    for (const char *p = pattern; *p; p++) {
+        const char *piece = p;
+        size_t len = 1;
+        if (p[0] == '%' && p[1] == 'p') {
+            piece = pid_text;
+            len = pid_len;
+            p++;
+        }
+        if (n + len >= size)
+            return -1;
+        memcpy(out + n, piece, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* Does the log already in FD carry "pid=PID" in its "#v" header? */
+static int header_names_pid(int fd, pid_t pid)
+{
+    char head[512], want[40];
+    ssize_t n = pread(fd, head, sizeof head - 1, 0);
+    if (n <= 0)
+        return 0;
+    head[n] = '\0';
+    const char *v = strstr(head, "\n#v ");
+    if (v == NULL)
+        return 0;
+    const char *eol = strchr(v + 1, '\n');
+    char *w = stpcpy(want, " pid=");
+    *fmt_dec(w, (uint64_t)pid) = '\0';
+    const char *hit = strstr(v, want);
+    size_t wl = strlen(want);
+    return hit && (eol == NULL || hit < eol) &&
+           (hit[wl] == ' ' || hit[wl] == '\n');
+}
+
+/* Opens and claims NAME, or returns -1 (errno EWOULDBLOCK when it belongs
+ * to another live process or to this process's earlier image). */
+static int claim(const char *name, pid_t pid)
+{
+    int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return -1;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        /* A file system without flock cannot tell: take it, as glibc does. */
+        if (err == ENOLCK || err == EINVAL || err == EOPNOTSUPP)
+            return open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        return -1;
+    }
+    if (header_names_pid(fd, pid)) {
+        close(fd);
+        errno = EWOULDBLOCK;
+        return -1;
+    }
+    /* Devices and pipes cannot be truncated; that is fine. */
+    if (ftruncate(fd, 0) != 0 && errno != EINVAL) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    return fd;
+}
+
+static int fallback_name(const char *base, pid_t pid, int n, char *out,
+                         size_t size)
+{
+    char tail[48], *t = tail;
+    *t++ = '.';
+    t = fmt_dec(t, (uint64_t)pid);
+    if (n > 0) {
+        *t++ = '.';
+        t = fmt_dec(t, (uint64_t)n);
+    }
+    *t = '\0';
+    size_t bl = strlen(base), tl = (size_t)(t - tail);
+    if (bl + tl >= size)
+        return -1;
+    memcpy(out, base, bl);
+    memcpy(out + bl, tail, tl + 1);
+    return 0;
+}
+
+int logfile_open(const char *pattern, pid_t pid, int forked,
+                 char *chosen, size_t chosen_size)
+{
+    char base[4096];
+    if (logfile_expand(pattern, pid, base, sizeof base) != 0) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if (!forked) {
+        int fd = claim(base, pid);
+        if (fd >= 0 || errno != EWOULDBLOCK) {
+            if (fd >= 0 && strlen(base) < chosen_size)
+                strcpy(chosen, base);
+            return fd;
+        }
+    }
+    for (int n = 0; n < MAX_FALLBACKS; n++) {
+        if (fallback_name(base, pid, n, chosen, chosen_size) != 0) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        int fd = claim(chosen, pid);
+        if (fd >= 0 || errno != EWOULDBLOCK)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}

@@ -1,0 +1,37 @@
+/* modmap.h - the loaded ELF modules, so that every frame can be written as
+ * module + offset and symbolised offline, after dlclose and whatever the
+ * load address was.  Modules are never removed: an unloaded one is marked,
+ * its record stays valid for the frames that point into it.
+ * GPL-3.0-or-later. */
+#ifndef MT_MODMAP_H
+#define MT_MODMAP_H
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define BUILD_ID_HEX_MAX 64
+
+struct module {
+    int id;
+    uintptr_t bias;                 /* dlpi_addr: 0 for non-PIE executables */
+    uintptr_t lo, hi;               /* extent of the PT_LOAD segments       */
+    const char *path;
+    char build_id[BUILD_ID_HEX_MAX + 1];   /* hex, "" when absent          */
+    atomic_int unloaded;
+    /* Owned by the log writer (under the log lock): the log generation in
+     * which the record / the unload record was last written. */
+    unsigned emitted_gen, unload_emitted_gen;
+};
+
+/* The module containing ADDR, scanning the loader's list again when it is
+ * not known yet (a dlopen since the last look).  NULL when none does.
+ * Calls dl_iterate_phdr: never call it with a tracer lock held. */
+struct module *modmap_find(uintptr_t addr);
+/* After dlclose(): marks modules that are gone.  Returns how many. */
+int modmap_mark_unloaded(void);
+/* Modules known so far, in id order. */
+int modmap_count(void);
+struct module *modmap_get(int id);
+/* In a fork child: another thread may have held the table's lock. */
+void modmap_reset_after_fork(void);
+
+#endif

@@ -1,0 +1,155 @@
+/* shim.c - the exported allocation functions.  Each is a thin wrapper in
+ * the manner of glibc's malloc-debug.c: when tracing is off or the thread
+ * is already inside the tracer it calls the real allocator and nothing
+ * else; otherwise it hands the event to the tracker core.  Blocks carry no
+ * header: our pointers are glibc's.  errno is what the real call left.
+ * GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "export.h"
+#include "guard.h"
+#include "real.h"
+#include "tracer.h"
+#include <errno.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define CALLER __builtin_return_address(0)
+
+static inline int should_trace(void)
+{
+    return tracer_active() && !guard_is_set();
+}
+
+/* The common tail of every allocating wrapper. */
+static void *record_alloc(void *ptr, size_t size, const void *caller)
+{
+    if (ptr) {
+        int saved = errno;
+        tracer_on_alloc(ptr, size, caller);
+        errno = saved;
+    }
+    guard_leave();
+    return ptr;
+}
+
+MT_EXPORT void *malloc(size_t size)
+{
+    if (!should_trace())
+        return __libc_malloc(size);
+    guard_enter();
+    return record_alloc(__libc_malloc(size), size, CALLER);
+}
+
+MT_EXPORT void *calloc(size_t nmemb, size_t size)
+{
+    if (!should_trace())
+        return __libc_calloc(nmemb, size);
+    guard_enter();
+    /* __libc_calloc checks the overflow: a result means no overflow. */
+    return record_alloc(__libc_calloc(nmemb, size), nmemb * size, CALLER);
+}
+
+MT_EXPORT void *memalign(size_t alignment, size_t size)
+{
+    if (!should_trace())
+        return __libc_memalign(alignment, size);
+    guard_enter();
+    return record_alloc(__libc_memalign(alignment, size), size, CALLER);
+}
+
+MT_EXPORT void *aligned_alloc(size_t alignment, size_t size)
+{
+    if (!should_trace())
+        return real_aligned_alloc(alignment, size);
+    guard_enter();
+    return record_alloc(real_aligned_alloc(alignment, size), size, CALLER);
+}
+
+MT_EXPORT void *valloc(size_t size)
+{
+    if (!should_trace())
+        return __libc_valloc(size);
+    guard_enter();
+    return record_alloc(__libc_valloc(size), size, CALLER);
+}
+
+MT_EXPORT void *pvalloc(size_t size)
+{
+    if (!should_trace())
+        return __libc_pvalloc(size);
+    guard_enter();
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t rounded = size ? (size + page - 1) & ~(page - 1) : page;
+    return record_alloc(__libc_pvalloc(size), rounded, CALLER);
+}
+
+MT_EXPORT int posix_memalign(void **memptr, size_t alignment, size_t size)
+{
+    if (!should_trace())
+        return real_posix_memalign(memptr, alignment, size);
+    guard_enter();
+    int err = real_posix_memalign(memptr, alignment, size);
+    record_alloc(err ? NULL : *memptr, size, CALLER);
+    return err;
+}
+
+MT_EXPORT void free(void *ptr)
+{
+    if (ptr == NULL || !should_trace()) {
+        __libc_free(ptr);
+        return;
+    }
+    guard_enter();
+    int saved = errno;
+    tracer_on_free(ptr, CALLER);   /* before the real free: causal order */
+    errno = saved;
+    __libc_free(ptr);
+    guard_leave();
+}
+
+static void *traced_realloc(void *old, size_t size, const void *caller)
+{
+    if (old == NULL)
+        return record_alloc(__libc_realloc(NULL, size), size, caller);
+    int saved = errno;
+    if (size == 0) {
+        /* glibc frees the block and returns NULL: a free. */
+        tracer_on_free(old, caller);
+        errno = saved;
+        void *r = __libc_realloc(old, 0);
+        guard_leave();
+        return r;
+    }
+    struct realloc_ticket ticket;
+    tracer_realloc_begin(old, caller, &ticket);
+    errno = saved;
+    void *ptr = __libc_realloc(old, size);
+    saved = errno;
+    tracer_realloc_end(old, ptr, size, caller, &ticket);
+    errno = saved;
+    guard_leave();
+    return ptr;
+}
+
+MT_EXPORT void *realloc(void *old, size_t size)
+{
+    if (!should_trace())
+        return __libc_realloc(old, size);
+    guard_enter();
+    return traced_realloc(old, size, CALLER);
+}
+
+MT_EXPORT void *reallocarray(void *old, size_t nmemb, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(nmemb, size, &bytes)) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    if (!should_trace())
+        return __libc_realloc(old, bytes);
+    guard_enter();
+    return traced_realloc(old, bytes, CALLER);
+}

@@ -1,0 +1,122 @@
+/* stacktab.c - see stacktab.h.  GPL-3.0-or-later. */
+#include "stacktab.h"
+#include "arena.h"
+#include <string.h>
+
+static void remember_by_id(struct cmap_entry *e);
+
+static struct cmap stacks = { .on_insert = remember_by_id };
+
+/* id -> stack, two levels so it grows without moving. */
+#define BY_ID_CHUNK 4096
+#define BY_ID_CHUNKS 4096
+static struct stack **by_id[BY_ID_CHUNKS];
+
+static void remember_by_id(struct cmap_entry *e)
+{
+    uint32_t id = e->seq;
+    struct stack ***chunk = &by_id[id / BY_ID_CHUNK];
+    if (id / BY_ID_CHUNK >= BY_ID_CHUNKS)
+        return;
+    if (*chunk == NULL)
+        *chunk = arena_alloc(BY_ID_CHUNK * sizeof **chunk);
+    if (*chunk)
+        (*chunk)[id % BY_ID_CHUNK] = (struct stack *)e;
+}
+
+struct stack *stacktab_by_id(uint32_t id)
+{
+    struct stack **chunk = id / BY_ID_CHUNK < BY_ID_CHUNKS ?
+                           by_id[id / BY_ID_CHUNK] : NULL;
+    return chunk ? chunk[id % BY_ID_CHUNK] : NULL;
+}
+
+struct stack_key {
+    void *const *addrs;
+    unsigned depth;
+    unsigned epoch;
+};
+
+static uint64_t stack_hash(void *const *addrs, int n, unsigned epoch)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ epoch;
+    for (int i = 0; i < n; i++) {
+        h ^= (uintptr_t)addrs[i];
+        h *= 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static int stack_eq(const struct cmap_entry *e, const void *key)
+{
+    const struct stack *s = (const struct stack *)e;
+    const struct stack_key *k = key;
+    return s->depth == k->depth && s->epoch == k->epoch &&
+           memcmp(s->addrs, k->addrs, k->depth * sizeof(uintptr_t)) == 0;
+}
+
+static struct stack *stack_new(const struct stack_key *k, uint64_t hash)
+{
+    size_t addrs_size = k->depth * sizeof(uintptr_t);
+    struct stack *s = arena_alloc(sizeof *s + addrs_size);
+    struct frame **frames = arena_alloc(k->depth * sizeof *frames);
+    if (s == NULL || frames == NULL)
+        return NULL;
+    s->e.hash = hash;
+    s->epoch = k->epoch;
+    s->depth = k->depth;
+    memcpy(s->addrs, k->addrs, addrs_size);
+    for (unsigned i = 0; i < k->depth; i++) {
+        frames[i] = frametab_get((uintptr_t)k->addrs[i]);
+        if (frames[i] == NULL)
+            return NULL;
+    }
+    s->frames = frames;
+    return s;
+}
+
+struct stack *stacktab_intern(void *const *addrs, int n)
+{
+    struct stack_key key = { addrs, (unsigned)n, frametab_epoch() };
+    uint64_t hash = stack_hash(addrs, n, key.epoch);
+    struct stack *s = (struct stack *)cmap_find(&stacks, hash, stack_eq, &key);
+    if (s)
+        return s;
+    s = stack_new(&key, hash);
+    if (s == NULL)
+        return NULL;
+    return (struct stack *)cmap_insert(&stacks, &s->e, stack_eq, &key);
+}
+
+struct each_arg {
+    void (*fn)(struct stack *, void *);
+    void *arg;
+};
+
+static void each_entry(struct cmap_entry *e, void *arg)
+{
+    struct each_arg *a = arg;
+    a->fn((struct stack *)e, a->arg);
+}
+
+void stacktab_each(void (*fn)(struct stack *, void *), void *arg)
+{
+    struct each_arg a = { fn, arg };
+    cmap_each(&stacks, each_entry, &a);
+}
+
+uint32_t stacktab_count(void)
+{
+    return cmap_count(&stacks);
+}
+
+void stacktab_lock_for_fork(void)
+{
+    spin_lock(&stacks.lock);
+}
+
+void stacktab_unlock_after_fork(void)
+{
+    spin_unlock(&stacks.lock);
+}

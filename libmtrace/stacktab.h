@@ -1,0 +1,41 @@
+/* stacktab.h - each distinct call stack stored once (deduplicated by a
+ * hash of its return addresses), with an id the log refers to and the
+ * counters reports are made of.  GPL-3.0-or-later. */
+#ifndef MT_STACKTAB_H
+#define MT_STACKTAB_H
+#include "cmap.h"
+#include "frametab.h"
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct stack {
+    struct cmap_entry e;          /* e.seq is the stack id            */
+    unsigned epoch;
+    unsigned depth;
+    unsigned emitted_gen;         /* log writer's: last log holding it */
+    /* Counters for reports, updated without a lock. */
+    atomic_long live_bytes, live_blocks;
+    atomic_long allocs, frees;
+    /* Report bookkeeping (owned by the report writer). */
+    long reported_bytes, reported_blocks, reported_allocs;
+    struct frame **frames;        /* resolved, DEPTH entries          */
+    uintptr_t addrs[];            /* the key                          */
+};
+
+static inline uint32_t stack_id(const struct stack *s)
+{
+    return s->e.seq;
+}
+
+/* The stack for ADDRS[0..N), created (and its frames resolved) on first
+ * sight.  NULL only when out of memory.  May call into the loader: no
+ * tracer lock may be held. */
+struct stack *stacktab_intern(void *const *addrs, int n);
+/* The stack with id ID, or NULL. */
+struct stack *stacktab_by_id(uint32_t id);
+void stacktab_each(void (*fn)(struct stack *, void *), void *arg);
+uint32_t stacktab_count(void);
+void stacktab_lock_for_fork(void);
+void stacktab_unlock_after_fork(void);
+
+#endif

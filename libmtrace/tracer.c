@@ -1,0 +1,472 @@
+/* tracer.c - the tracker core (see tracer.h): events, the log and its
+ * records, and the log's life across start, stop, fork and exit.
+ *
+ * Locking: one log lock orders the log.  Everything that may take the
+ * loader's lock (unwinding, dladdr, dl_iterate_phdr, first sight of a
+ * frame) happens before it is taken; under it we only format and write.
+ * A free is logged before the real free() and a realloc's "<" before the
+ * real realloc(), so an address is never logged as allocated again before
+ * its release: the log is causally ordered across threads.
+ * GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "tracer.h"
+#include "../include/mtrace-format.h"
+#include "arena.h"
+#include "config.h"
+#include "control.h"
+#include "frametab.h"
+#include "guard.h"
+#include "livetab.h"
+#include "logfile.h"
+#include "modmap.h"
+#include "stacktab.h"
+#include "unwind.h"
+#include "writer.h"
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LOG_BUFFER_SIZE (1 << 16)
+
+atomic_int mt_collecting;
+
+static struct {
+    pthread_mutex_t lock;       /* the log lock                            */
+    struct writer w;
+    int logging;                /* a log file is open                      */
+    unsigned gen;               /* which log: records are re-emitted per log */
+    char path[4096];
+    int started;
+} log_state = { .lock = PTHREAD_MUTEX_INITIALIZER, .w = { .fd = -1 } };
+
+static char log_buffer[LOG_BUFFER_SIZE];
+
+int tracer_started(void)
+{
+    return log_state.started;
+}
+
+/* ---- stacks ---------------------------------------------------------- */
+
+static struct stack *current_stack(const void *caller)
+{
+    void *frames[MTF_MAX_DEPTH];
+    int n;
+    if (mt_config.classic) {
+        frames[0] = (void *)caller;   /* glibc's lines need the caller only */
+        n = 1;
+    } else {
+        n = unwind_stack(frames, mt_config.depth, caller);
+    }
+    return stacktab_intern(frames, n);
+}
+
+static void count_alloc(struct stack *s, size_t size)
+{
+    atomic_fetch_add_explicit(&s->allocs, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->live_bytes, (long)size, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->live_blocks, 1, memory_order_relaxed);
+}
+
+static void count_free(struct stack *s, size_t size)
+{
+    if (s == NULL)
+        return;
+    atomic_fetch_add_explicit(&s->frees, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&s->live_bytes, (long)size, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&s->live_blocks, 1, memory_order_relaxed);
+}
+
+/* ---- records (log lock held) ------------------------------------------ */
+
+static void emit_module(struct writer *w, struct module *m)
+{
+    if (m == NULL || m->emitted_gen == log_state.gen)
+        return;
+    m->emitted_gen = log_state.gen;
+    writer_puts(w, MTF_REC_MODULE " ");
+    writer_dec(w, (uint64_t)m->id);
+    writer_puts(w, " ");
+    writer_ptr(w, m->bias);
+    writer_putc(w, ' ');
+    writer_puts(w, m->build_id[0] ? m->build_id : "-");
+    writer_putc(w, ' ');
+    writer_puts(w, m->path);
+    writer_putc(w, '\n');
+    if (atomic_load(&m->unloaded)) {
+        m->unload_emitted_gen = log_state.gen;
+        writer_puts(w, MTF_REC_UNLOAD " ");
+        writer_dec(w, (uint64_t)m->id);
+        writer_putc(w, '\n');
+    }
+}
+
+/* "MID:0xOFF" in a stack record, "MID 0xOFF" in a symbol record. */
+static void emit_frame_ref(struct writer *w, const struct frame *f, char sep)
+{
+    if (f->mod)
+        writer_dec(w, (uint64_t)f->mod->id);
+    else
+        writer_puts(w, MTF_NO_MODULE);
+    writer_putc(w, sep);
+    writer_ptr(w, f->offset);
+}
+
+static void emit_symbol(struct writer *w, struct frame *f)
+{
+    if (f->symbol == NULL || f->emitted_gen == log_state.gen)
+        return;
+    f->emitted_gen = log_state.gen;
+    writer_puts(w, MTF_REC_SYMBOL " ");
+    emit_frame_ref(w, f, ' ');
+    writer_putc(w, ' ');
+    writer_ptr(w, f->symbol_offset);
+    writer_putc(w, ' ');
+    writer_puts(w, f->symbol);
+    writer_putc(w, '\n');
+}
+
+static void emit_stack(struct writer *w, struct stack *s)
+{
+    if (s->emitted_gen == log_state.gen)
+        return;
+    s->emitted_gen = log_state.gen;
+    for (unsigned i = 0; i < s->depth; i++) {
+        emit_module(w, s->frames[i]->mod);
+        emit_symbol(w, s->frames[i]);
+    }
+    writer_puts(w, MTF_REC_STACK " ");
+    writer_dec(w, stack_id(s));
+    for (unsigned i = 0; i < s->depth; i++) {
+        writer_putc(w, ' ');
+        emit_frame_ref(w, s->frames[i], ':');
+    }
+    writer_putc(w, '\n');
+}
+
+/* One event line: "@ WHERE OP PTR[ SIZE][ sID]". */
+static void emit_event(struct writer *w, char op, const void *ptr, size_t size,
+                       int with_size, struct stack *s, const struct frame *where)
+{
+    int extended = !mt_config.classic && s != NULL;
+    if (extended)
+        emit_stack(w, s);
+    if (where) {
+        writer_put(w, "@ ", 2);
+        writer_puts(w, where->where);
+        writer_putc(w, ' ');
+    }
+    char head[2] = { op, ' ' };
+    writer_put(w, head, 2);
+    writer_ptr(w, (uintptr_t)ptr);
+    if (with_size) {
+        writer_putc(w, ' ');
+        writer_size(w, size);
+    }
+    if (extended) {
+        char tag[2] = { ' ', MTF_STACK_FIELD_PREFIX };
+        writer_put(w, tag, 2);
+        writer_dec(w, stack_id(s));
+    }
+    writer_putc(w, '\n');
+}
+
+/* ---- failure ----------------------------------------------------------- */
+
+static void say(const char *a, const char *b, const char *c)
+{
+    const char *parts[] = { "libmtrace: ", a, b, c, "\n" };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (parts[i])
+            write_all(STDERR_FILENO, parts[i], strlen(parts[i]));
+}
+
+/* A write failed (full disk, closed descriptor...): one warning, then
+ * tracing stops; the program goes on untouched.  Log lock held. */
+static void stop_on_write_failure(void)
+{
+    if (!log_state.w.failed || !log_state.logging)
+        return;
+    say("writing the trace log ", log_state.path, " failed; tracing stopped:");
+    say("  ", strerror(log_state.w.failed), NULL);
+    close(log_state.w.fd);
+    log_state.w.fd = -1;
+    log_state.logging = 0;
+    atomic_store(&mt_collecting, 0);
+}
+
+static void log_event(char op, const void *ptr, size_t size, int with_size,
+                      struct stack *s, const struct frame *where)
+{
+    if (!log_state.logging)
+        return;
+    pthread_mutex_lock(&log_state.lock);
+    if (log_state.logging) {
+        emit_event(&log_state.w, op, ptr, size, with_size, s, where);
+        stop_on_write_failure();
+    }
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+void tracer_on_alloc(void *ptr, size_t size, const void *caller)
+{
+    struct stack *s = current_stack(caller);
+    if (s == NULL)
+        return;
+    livetab_insert((uintptr_t)ptr, size, stack_id(s));
+    count_alloc(s, size);
+    log_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0]);
+}
+
+void tracer_on_free(void *ptr, const void *caller)
+{
+    size_t size;
+    uint32_t id;
+    if (!livetab_remove((uintptr_t)ptr, &size, &id))
+        return;   /* not allocated while tracing: nothing to pair it with */
+    struct stack *s = stacktab_by_id(id);
+    count_free(s, size);
+    log_event(MTF_OP_FREE, ptr, 0, 0, s, frametab_get((uintptr_t)caller));
+}
+
+void tracer_realloc_begin(void *old, const void *caller,
+                          struct realloc_ticket *t)
+{
+    t->tracked = livetab_remove((uintptr_t)old, &t->old_size, &t->old_stack);
+    if (!t->tracked)
+        return;
+    struct stack *s = stacktab_by_id(t->old_stack);
+    count_free(s, t->old_size);
+    log_event(MTF_OP_RE_OLD, old, 0, 0, s, frametab_get((uintptr_t)caller));
+}
+
+/* The real realloc failed: the old block is still the program's.  "!" as
+ * glibc writes it, then "+" to give the block back to every reader. */
+static void realloc_failed(void *old, size_t size, const void *caller,
+                           const struct realloc_ticket *t)
+{
+    struct stack *old_stack = stacktab_by_id(t->old_stack);
+    struct stack *s = current_stack(caller);
+    livetab_insert((uintptr_t)old, t->old_size, t->old_stack);
+    if (old_stack) {
+        atomic_fetch_sub_explicit(&old_stack->frees, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&old_stack->live_bytes, (long)t->old_size,
+                                  memory_order_relaxed);
+        atomic_fetch_add_explicit(&old_stack->live_blocks, 1,
+                                  memory_order_relaxed);
+    }
+    if (s)
+        log_event(MTF_OP_RE_FAIL, old, size, 1, s, s->frames[0]);
+    if (old_stack)
+        log_event(MTF_OP_ALLOC, old, t->old_size, 1, old_stack,
+                  old_stack->frames[0]);
+}
+
+void tracer_realloc_end(void *old, void *new_ptr, size_t size,
+                        const void *caller, const struct realloc_ticket *t)
+{
+    if (new_ptr == NULL) {
+        if (t->tracked)
+            realloc_failed(old, size, caller, t);
+        return;
+    }
+    struct stack *s = current_stack(caller);
+    if (s == NULL)
+        return;
+    livetab_insert((uintptr_t)new_ptr, size, stack_id(s));
+    count_alloc(s, size);
+    /* A block not allocated while tracing becomes a new allocation. */
+    char op = t->tracked ? MTF_OP_RE_NEW : MTF_OP_ALLOC;
+    log_event(op, new_ptr, size, 1, s, s->frames[0]);
+}
+
+/* ---- the log's life ---------------------------------------------------- */
+
+static void write_header(struct writer *w, pid_t forked_from)
+{
+    writer_puts(w, MTF_START "\n");
+    if (mt_config.classic)
+        return;
+    writer_puts(w, MTF_REC_VERSION " ");
+    writer_dec(w, MTF_VERSION);
+    writer_puts(w, " pid=");
+    writer_dec(w, (uint64_t)getpid());
+    writer_puts(w, " ppid=");
+    writer_dec(w, (uint64_t)getppid());
+    writer_puts(w, " depth=");
+    writer_dec(w, (uint64_t)mt_config.depth);
+    writer_puts(w, " unwinder=");
+    writer_puts(w, unwind_name());
+    if (forked_from) {
+        writer_puts(w, " forked-from=");
+        writer_dec(w, (uint64_t)forked_from);
+    }
+    writer_putc(w, '\n');
+    char path[4096];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n > 0) {
+        path[n] = '\0';
+        writer_puts(w, MTF_REC_PROGRAM " ");
+        writer_puts(w, path);
+        writer_putc(w, '\n');
+    }
+}
+
+/* Opens the log named by MALLOC_TRACE; FORKED_FROM is the parent's pid in
+ * a fork child, else 0.  Log lock held (or single-threaded). */
+static void open_log(pid_t forked_from)
+{
+    const char *pattern = mt_trace_path;
+    if (pattern == NULL || *pattern == '\0')
+        return;
+    int fd = logfile_open(pattern, getpid(), forked_from != 0,
+                          log_state.path, sizeof log_state.path);
+    if (fd < 0) {
+        say("cannot open the trace log ", pattern, ": no log is written:");
+        say("  ", strerror(errno), NULL);
+        return;
+    }
+    writer_init(&log_state.w, fd, log_buffer, sizeof log_buffer);
+    log_state.gen++;
+    log_state.logging = 1;
+    write_header(&log_state.w, forked_from);
+}
+
+void tracer_start(void)
+{
+    pthread_mutex_lock(&log_state.lock);
+    if (!log_state.started) {
+        log_state.started = 1;
+        open_log(0);
+        atomic_store(&mt_collecting, 1);
+    }
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+/* Log lock held. */
+static void close_log(void)
+{
+    if (!log_state.logging)
+        return;
+    writer_flush(&log_state.w);
+    close(log_state.w.fd);
+    log_state.w.fd = -1;
+    log_state.logging = 0;
+}
+
+void tracer_stop(void)
+{
+    pthread_mutex_lock(&log_state.lock);
+    atomic_store(&mt_collecting, 0);
+    if (log_state.logging) {
+        writer_puts(&log_state.w, MTF_END "\n");
+        stop_on_write_failure();
+        close_log();
+    }
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+void tracer_after_dlclose(void)
+{
+    if (modmap_mark_unloaded() == 0)
+        return;
+    /* The same addresses may now hold other code: resolve them anew. */
+    frametab_new_epoch();
+    pthread_mutex_lock(&log_state.lock);
+    for (int i = 0; i < modmap_count() && log_state.logging; i++) {
+        struct module *m = modmap_get(i);
+        if (atomic_load(&m->unloaded) && m->emitted_gen == log_state.gen &&
+            m->unload_emitted_gen != log_state.gen) {
+            m->unload_emitted_gen = log_state.gen;
+            writer_puts(&log_state.w, MTF_REC_UNLOAD " ");
+            writer_dec(&log_state.w, (uint64_t)m->id);
+            writer_putc(&log_state.w, '\n');
+        }
+    }
+    stop_on_write_failure();
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+/* At exit: write out what is buffered, then write every later line (frees
+ * from destructors that run after us) as it comes. */
+void tracer_exit_flush(void)
+{
+    pthread_mutex_lock(&log_state.lock);
+    if (log_state.logging) {
+        writer_flush(&log_state.w);
+        log_state.w.unbuffered = 1;
+        stop_on_write_failure();
+    }
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+void tracer_flush_at_exit(void)
+{
+    /* _exit() may come from a signal handler that interrupted us holding
+     * the lock: then the buffer is lost rather than the process hung. */
+    if (pthread_mutex_trylock(&log_state.lock) != 0)
+        return;
+    if (log_state.logging)
+        writer_flush(&log_state.w);
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+/* ---- fork ---------------------------------------------------------------
+ * prepare takes every tracer lock so the child inherits consistent tables;
+ * the child then starts a log of its own, seeded with the blocks it
+ * inherited, and never writes into the parent's. */
+
+void tracer_fork_prepare(void)
+{
+    pthread_mutex_lock(&log_state.lock);
+    stacktab_lock_for_fork();
+    frametab_lock_for_fork();
+    livetab_lock_all();
+    arena_lock_for_fork();
+}
+
+void tracer_fork_parent(void)
+{
+    arena_unlock_after_fork();
+    livetab_unlock_all();
+    frametab_unlock_after_fork();
+    stacktab_unlock_after_fork();
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+static void dump_inherited(uintptr_t ptr, size_t size, uint32_t id, void *arg)
+{
+    (void)arg;
+    struct stack *s = stacktab_by_id(id);
+    if (s)
+        emit_event(&log_state.w, MTF_OP_ALLOC, (void *)ptr, size, 1, s,
+                   s->frames[0]);
+}
+
+void tracer_fork_child(void)
+{
+    pid_t parent = getppid();
+    /* Only this thread survives, and it holds every lock: release them. */
+    arena_unlock_after_fork();
+    livetab_unlock_all();
+    frametab_unlock_after_fork();
+    stacktab_unlock_after_fork();
+    pthread_mutex_init(&log_state.lock, NULL);
+    modmap_reset_after_fork();
+    if (!log_state.logging)
+        return;
+    /* The parent owns the descriptor's lock and the buffered bytes. */
+    writer_discard(&log_state.w);
+    close(log_state.w.fd);
+    log_state.logging = 0;
+    open_log(parent);
+    if (!log_state.logging)
+        return;
+    if (!mt_config.classic)
+        writer_puts(&log_state.w, MTF_REC_COMMENT "blocks inherited from the parent\n");
+    livetab_each(dump_inherited, NULL);
+    stop_on_write_failure();
+}

@@ -1,0 +1,19 @@
+/* unwind.h - the one-function interface to the stack unwinder.
+ * GPL-3.0-or-later. */
+#ifndef MT_UNWIND_H
+#define MT_UNWIND_H
+#include "config.h"
+
+void unwind_select(enum unwinder which);
+const char *unwind_name(void);
+/* Fills FRAMES with up to MAX return addresses, innermost first, starting
+ * at the frame whose address is CALLER (the return address into the code
+ * that called the allocation function), so the tracer's own frames never
+ * appear.  Returns the number of frames (at least 1: CALLER itself). */
+int unwind_stack(void **frames, int max, const void *caller);
+/* The first unwind loads and initialises the unwinder (libgcc_s for glibc's
+ * backtrace, libunwind's caches), which allocates: done once at start-up
+ * with the recursion guard set. */
+void unwind_warm_up(void);
+
+#endif

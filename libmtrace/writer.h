@@ -1,0 +1,37 @@
+/* writer.h - buffered output to the log with write(2) only.  The caller
+ * serialises access (the tracer's log lock); the writer itself has no lock
+ * so it can be unit-tested and reset in a fork child.  GPL-3.0-or-later. */
+#ifndef MT_WRITER_H
+#define MT_WRITER_H
+#include <stddef.h>
+#include <stdint.h>
+
+struct writer {
+    int fd;            /* -1: nothing is written                        */
+    char *buf;
+    size_t cap, len;
+    int unbuffered;    /* after the exit flush: every append goes out   */
+    int failed;        /* a write failed: errno of the failure, else 0  */
+};
+
+void writer_init(struct writer *w, int fd, char *buf, size_t cap);
+/* Appends; flushes first when the buffer would overflow.  After a failure
+ * every call is a no-op. */
+void writer_put(struct writer *w, const char *s, size_t n);
+void writer_puts(struct writer *w, const char *s);
+void writer_putc(struct writer *w, char c);
+void writer_hex(struct writer *w, uint64_t v);   /* bare hex digits */
+void writer_ptr(struct writer *w, uint64_t v);   /* %p              */
+void writer_size(struct writer *w, uint64_t v);  /* %#lx            */
+void writer_dec(struct writer *w, uint64_t v);
+/* Writes out the buffer, retrying on EINTR and partial writes.
+ * Returns 0, or the errno that made it give up (then w->failed is set). */
+int writer_flush(struct writer *w);
+/* Forgets buffered bytes without writing them (fork child). */
+void writer_discard(struct writer *w);
+
+/* write(2) of all N bytes, retrying on EINTR and partial writes.
+ * Returns 0 or an errno. */
+int write_all(int fd, const char *s, size_t n);
+
+#endif
