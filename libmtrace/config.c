@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <string.h>
 
+struct config mt_config = { .depth = MTF_DEFAULT_DEPTH };
+const char *mt_trace_path;
+
 void config_defaults(struct config *c)
 {
     memset(c, 0, sizeof *c);

@@ -24,6 +24,11 @@ struct config {
     char report_pattern[CONFIG_PATTERN_MAX];  /* "": the default */
 };
 
+/* The process's configuration, read once at start-up (control.c). */
+extern struct config mt_config;
+/* MALLOC_TRACE as read with secure_getenv, or NULL: no log. */
+extern const char *mt_trace_path;
+
 /* Called once per problem with a complete message line (no newline). */
 typedef void (*config_warn_fn)(const char *message);
 

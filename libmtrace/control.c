@@ -3,7 +3,7 @@
  * handler, and the wrappers that keep the log whole across dlclose() and
  * _exit().  GPL-3.0-or-later. */
 #define _GNU_SOURCE
-#include "control.h"
+#include "config.h"
 #include "export.h"
 #include "guard.h"
 #include "real.h"
@@ -18,8 +18,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-struct config mt_config = { .depth = 32 };
-const char *mt_trace_path;
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 static int configured;

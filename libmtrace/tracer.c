@@ -13,7 +13,6 @@
 #include "../include/mtrace-format.h"
 #include "arena.h"
 #include "config.h"
-#include "control.h"
 #include "frametab.h"
 #include "guard.h"
 #include "livetab.h"
