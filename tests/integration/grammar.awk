@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# grammar.awk - validate an extended libmtrace log against doc/format.md.
+# Prints the first offending line and exits 1; silent and 0 when valid.
+function bad(why) {
+	printf "line %d: %s: %s\n", NR, why, $0
+	exit 1
+}
+function hex(s) { return s ~ /^0x[0-9a-f]+$/ }
+function size(s) { return s == "0" || hex(s) }
+function dec(s) { return s ~ /^[0-9]+$/ }
+function where(s) {
+	return s ~ /^\[0x[0-9a-f]+\]$/ || s ~ /^.+:\[0x[0-9a-f]+\]$/ ||
+	       s ~ /^.+:\(.+[-+][0-9a-f]+\)\[0x[0-9a-f]+\]$/
+}
+function frame(s, parts) {
+	if (split(s, parts, ":") != 2 || !hex(parts[2]))
+		return 0
+	return parts[1] == "-" || parts[1] in mods
+}
+NR == 1 { if ($0 != "= Start") bad("first line is not '= Start'"); next }
+NR == 2 { if ($1 != "#v" || !dec($2)) bad("second line is not '#v VERSION'") }
+/^= (Start|End)$/ { if ($2 == "Start") bad("second '= Start'"); next }
+$1 == "#v" { if (NR != 2) bad("'#v' not on line 2"); next }
+$1 == "#p" { if (NF < 2) bad("empty #p"); next }
+$1 == "#m" {
+	if (!dec($2) || !hex($3) || ($4 != "-" && $4 !~ /^[0-9a-f]+$/) || NF < 5)
+		bad("malformed #m")
+	mods[$2] = 1
+	next
+}
+$1 == "#u" { if (!($2 in mods)) bad("#u of an unknown module"); next }
+$1 == "#f" {
+	if (!($2 in mods) || !hex($3) || !hex($4) || NF < 5) bad("malformed #f")
+	next
+}
+$1 == "#s" {
+	if (!dec($2) || ($2 in stacks)) bad("#s id not new")
+	if (NF < 3) bad("#s without frames")
+	for (i = 3; i <= NF; i++)
+		if (!frame($i)) bad("bad frame " $i)
+	stacks[$2] = 1
+	next
+}
+$1 == "#" { next }
+{
+	i = 1
+	if ($1 == "@") {
+		if (!where($2)) bad("bad WHERE")
+		i = 3
+	}
+	op = $i
+	if (op == "+" || op == ">" || op == "!")
+		n = 3
+	else if (op == "-" || op == "<")
+		n = 2
+	else
+		bad("unknown line")
+	if (!hex($(i + 1))) bad("bad pointer")
+	if (n == 3 && !size($(i + 2))) bad("bad size")
+	if (NF != i + n) bad("no stack id (or extra fields)")
+	s = $(i + n)
+	if (s !~ /^s[0-9]+$/ || !(substr(s, 2) in stacks)) bad("stack id not defined before use")
+}

@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# lib.sh - helpers for run-tests.sh: running a program under the tracer and
+# checking its log with glibc's /usr/bin/mtrace.  Sourced, not executed.
+# Expects LIB (the preload library), MODE (libmtrace|glibc) and BUILD.
+
+MTRACE_PL=/usr/bin/mtrace
+GLIBC_TRACER=/lib/x86_64-linux-gnu/libc_malloc_debug.so
+RUN_TIMEOUT=${RUN_TIMEOUT:-60}
+
+# Print a diagnostic and fail: "return $(fail ...)" is awkward, so tests
+# write "fail MSG; return 1" or "check COND-CMD MSG || return 1".
+fail() { echo "$*"; return 1; }
+note() { echo "note: $*"; }
+skip() { echo "$*"; return 77; }
+
+need_libmtrace() {
+	[ "$MODE" = libmtrace ] || skip "needs libmtrace.so (running against glibc's tracer)"
+}
+
+# traced LOG [VAR=VALUE...] PROGRAM ARGS...: run under the preload.  env is
+# started without LD_PRELOAD, so only PROGRAM (and its children) are traced.
+traced() {
+	local log=$1
+	shift
+	timeout "$RUN_TIMEOUT" env MALLOC_TRACE="$log" LD_PRELOAD="$LIB" "$@"
+}
+
+# glibc_traced LOG PROGRAM ARGS...: the same under glibc's own tracer.
+glibc_traced() {
+	local log=$1
+	shift
+	timeout "$RUN_TIMEOUT" env MALLOC_TRACE="$log" LD_PRELOAD="$GLIBC_TRACER" "$@"
+}
+
+# run_mtrace BINARY LOG: glibc's checker; BINARY "" means none.
+run_mtrace() {
+	if [ -n "$1" ]; then
+		"$MTRACE_PL" "$1" "$2" 2>&1
+	else
+		"$MTRACE_PL" "$2" 2>&1
+	fi
+	case $? in 0 | 1) return 0 ;; *) return 1 ;; esac
+}
+
+# leak_sizes: the sizes (decimal, sorted, space-separated) in mtrace output.
+leak_sizes() {
+	local out=$1 h sizes=()
+	for h in $(awk '/^0x[0-9a-f]+ +0x[0-9a-f]+  at /{print $2}' <<<"$out"); do
+		sizes+=($((h)))
+	done
+	printf '%s\n' "${sizes[@]}" | sort -n | tr '\n' ' ' | sed 's/^ *//; s/ *$//'
+}
+
+bogus_count() {
+	grep -cE "duplicate|never alloc'd" <<<"$1"
+}
+
+# expect_leaks BINARY LOG "SIZE ...": mtrace lists exactly these leaks
+# ("" = "No memory leaks."), with no duplicate/never-alloc'd lines.  The
+# mtrace output is left in MTRACE_OUT.
+expect_leaks() {
+	local bin=$1 log=$2 want=$3 got
+	[ -s "$log" ] || fail "log $log missing or empty" || return 1
+	MTRACE_OUT=$(run_mtrace "$bin" "$log") ||
+		fail "mtrace failed on $log: $MTRACE_OUT" || return 1
+	if [ "$(bogus_count "$MTRACE_OUT")" -ne 0 ]; then
+		fail "$log: $(bogus_count "$MTRACE_OUT") duplicate/never-alloc'd lines, e.g.:"
+		grep -m5 -E "duplicate|never alloc'd" <<<"$MTRACE_OUT"
+		return 1
+	fi
+	got=$(leak_sizes "$MTRACE_OUT")
+	if [ "$got" != "$want" ]; then
+		fail "$log: leaks [$got], expected [$want]"
+		echo "$MTRACE_OUT" | head -20
+		return 1
+	fi
+	if [ -z "$want" ] && ! grep -q '^No memory leaks\.$' <<<"$MTRACE_OUT"; then
+		fail "$log: no 'No memory leaks.' line"
+		return 1
+	fi
+	[ "$MODE" != libmtrace ] || check_grammar "$log"
+}
+
+# leak_callers_match REGEX: every leak row of MTRACE_OUT is "at" REGEX.
+leak_callers_match() {
+	local bad
+	bad=$(grep -E '^0x[0-9a-f]+ +0x[0-9a-f]+  at ' <<<"$MTRACE_OUT" | grep -vE "  at .*$1")
+	[ -z "$bad" ] || fail "leak rows not attributed to $1:" "$bad"
+}
+
+# check_grammar LOG: every line of an extended log obeys doc/format.md, every
+# event carries a stack id defined before it, every frame a known module.
+check_grammar() {
+	local bad
+	bad=$(awk -f "$HERE/grammar.awk" "$1") || {
+		fail "$1 violates doc/format.md: $bad"
+		return 1
+	}
+}
+
+# log_field LOG KEY: the value of KEY=VALUE in the "#v" header.
+log_field() {
+	awk -v k="$2" '$1 == "#v" { for (i = 3; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$1"
+}
+
+# log_program LOG: the "#p" path.
+log_program() {
+	awk '$1 == "#p" { sub(/^#p /, ""); print; exit }' "$1"
+}
+
+# stack_of LOG SIZE: "PATH OFFSET" per frame of the stack of the first
+# allocation ("+" or ">") of SIZE bytes (decimal).
+stack_of() {
+	awk -v size="$(printf '%#x' "$2")" -f "$HERE/stack_of.awk" "$1"
+}
+
+# stack_functions LOG SIZE [PATH-REGEX]: the demangled function names
+# (inlined ones included) of that stack, one per line, resolved with
+# addr2line from the module files whose path matches PATH-REGEX.
+stack_functions() {
+	local path off
+	stack_of "$1" "$2" | while read -r path off; do
+		if [[ $path =~ ${3:-.} ]] && [ -f "$path" ]; then
+			addr2line -f -i -C -e "$path" "$(printf '%#x' $((off - 1)))" |
+				awk 'NR % 2 == 1'
+		else
+			echo "?"
+		fi
+	done
+}
+
+# expect_stack LOG SIZE PATH-REGEX FUNCTION...: each FUNCTION (a regex on
+# the whole name) appears in the stack of the SIZE-byte allocation.
+expect_stack() {
+	local log=$1 size=$2 re=$3 funcs f
+	shift 3
+	funcs=$(stack_functions "$log" "$size" "$re")
+	for f in "$@"; do
+		grep -qE "^($f)$" <<<"$funcs" || {
+			fail "stack of the $size-byte block lacks '$f'; it has:" $funcs
+			return 1
+		}
+	done
+}
+
+# max_frames LOG: the largest number of frames in a "#s" record.
+max_frames() {
+	awk '$1 == "#s" && NF - 2 > m { m = NF - 2 } END { print m + 0 }' "$1"
+}
+min_frames() {
+	awk '$1 == "#s" && (m == "" || NF - 2 < m) { m = NF - 2 } END { print m + 0 }' "$1"
+}
+
+# check_all_logs PATTERN...: mtrace every log (with the binary from its "#p"
+# record) and fail on any never-alloc'd line; duplicates are counted too.
+check_all_logs() {
+	local f bin out n rc=0
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		bin=$(log_program "$f")
+		out=$(run_mtrace "$bin" "$f") || { fail "mtrace failed on $f"; rc=1; continue; }
+		n=$(bogus_count "$out")
+		if [ "$n" -ne 0 ]; then
+			fail "$f ($bin): $n duplicate/never-alloc'd lines, e.g.:"
+			grep -m3 -E "duplicate|never alloc'd" <<<"$out"
+			rc=1
+		fi
+	done
+	return $rc
+}

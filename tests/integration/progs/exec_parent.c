@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * exec_parent.c - a traced process runs another traced program, which
+ * inherits LD_PRELOAD, MALLOC_TRACE and MEMLEAK_CONFIG.
+ * Known leaks: 123 (before the child runs) and 124 (after it finished).
+ * Usage: exec_parent fork|system CHILD */
+#include <mcheck.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "util.h"
+
+static int run_forked(char *child)
+{
+	char *args[] = { child, NULL };
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv(child, args);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	void *before, *after;
+	int status;
+
+	if (argc < 3)
+		return 2;
+	mtrace();
+	before = malloc(123);
+	escape(before);
+	free(used(malloc(64)));
+	if (strcmp(argv[1], "system") == 0)
+		status = system(argv[2]);
+	else
+		status = run_forked(argv[2]);
+	after = malloc(124);
+	escape(after);
+	free(used(strdup("parent done")));
+	say("child status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * plugin.c - a dlopen()ed module that leaks 77 bytes from a static helper. */
+#include <stdlib.h>
+#include "util.h"
+
+static __attribute__((noinline)) void *plugin_helper(size_t n)
+{
+	void *p = malloc(n);
+
+	escape(p);
+	return p;
+}
+
+void *plugin_leak(void);
+
+void *plugin_leak(void)
+{
+	free(plugin_helper(88));
+	return plugin_helper(77);
+}

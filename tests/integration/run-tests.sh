@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# run-tests.sh - integration tests of libmtrace.so: each test runs a small
+# program (or a real tool) as a subprocess under LD_PRELOAD and checks the
+# log with glibc's /usr/bin/mtrace.  The runner itself is never preloaded.
+#
+# Usage: run-tests.sh [--glibc] [TEST...]
+#   --glibc  run against glibc's libc_malloc_debug.so instead (development
+#            aid: the tests that need libmtrace features are skipped, and
+#            the threads/fork tests are expected to fail)
+# Environment: LIBMTRACE (library path), BUILD (test program directory).
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+BUILD=${BUILD:-$HERE/build}
+LIB=${LIBMTRACE:-$(cd "$HERE/../.." && pwd)/libmtrace/libmtrace.so}
+MODE=libmtrace
+unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
+
+. "$HERE/lib.sh"
+. "$HERE/tests-leaks.sh"
+. "$HERE/tests-process.sh"
+. "$HERE/tests-compat.sh"
+
+ALL_TESTS=(
+	static static-O0 strdup template template-mtraceinit cxx-demangle
+	mtraceinit exit-return exit-exit exit-_exit muntrace dlopen
+	depth config-unknown unwinders
+	threads fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-system
+	setuid devfull eintr
+	classic semantics
+	real-python real-perl real-bash real-gcc real-git real-sort
+)
+
+passed=0 failed=0 skipped=0
+
+# run_one NAME: run t_NAME in a subshell inside a fresh temporary directory.
+run_one() {
+	local name=$1 fn=t_${1//-/_} tmp out rc
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-it.XXXXXX")
+	out=$(cd "$tmp" && T=$tmp "$fn" 2>&1)
+	rc=$?
+	case $rc in
+	0)
+		echo "PASS: $name"
+		passed=$((passed + 1))
+		grep '^note:' <<<"$out" | sed 's/^/    /'
+		;;
+	77)
+		echo "SKIP: $name: $(tail -n1 <<<"$out")"
+		skipped=$((skipped + 1))
+		;;
+	*)
+		echo "FAIL: $name"
+		failed=$((failed + 1))
+		sed 's/^/    /' <<<"$out" | head -40
+		;;
+	esac
+	rm -rf "$tmp"
+}
+
+# skip_all REASON: the environment cannot run the suite.
+skip_all() {
+	local name
+	for name in "${selected[@]}"; do
+		echo "SKIP: $name: $1"
+		skipped=$((skipped + 1))
+	done
+}
+
+summary() {
+	local line="$passed passed, $failed failed"
+	[ "$skipped" -eq 0 ] || line="$line, $skipped skipped"
+	echo "$line"
+	[ "$failed" -eq 0 ]
+}
+
+main() {
+	local name
+	if [ "${1:-}" = --glibc ]; then
+		MODE=glibc
+		LIB=$GLIBC_TRACER
+		shift
+	fi
+	selected=("$@")
+	[ ${#selected[@]} -gt 0 ] || selected=("${ALL_TESTS[@]}")
+	if [ ! -f "$LIB" ]; then
+		skip_all "$LIB not built yet"
+	elif [ ! -x "$MTRACE_PL" ]; then
+		skip_all "$MTRACE_PL missing (Debian package libc-devtools)"
+	else
+		for name in "${selected[@]}"; do
+			run_one "$name"
+		done
+	fi
+	summary
+}
+
+main "$@"

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests-compat.sh - glibc compatibility: classic mode line by line against
+# libc_malloc_debug.so, allocator semantics, and real programs run unchanged.
+# Sourced by run-tests.sh; each t_NAME runs in its own temporary directory.
+
+# normalize LOG: pointers become P1, P2, ... in order of first appearance.
+normalize() {
+	awk '{
+		i = ($1 == "@") ? 3 : 1
+		if ($i ~ /^[-+<>!]$/) {
+			p = $(i + 1)
+			if (!(p in id)) id[p] = "P" (++n)
+			$(i + 1) = id[p]
+		}
+		print
+	}' "$1"
+}
+
+t_classic() {
+	need_libmtrace || return
+	setarch -R env MALLOC_TRACE=glibc.log LD_PRELOAD="$GLIBC_TRACER" "$BUILD/classic" ||
+		{ fail "glibc run failed"; return 1; }
+	setarch -R env MALLOC_TRACE=log MEMLEAK_CONFIG=classic LD_PRELOAD="$LIB" "$BUILD/classic" 2>err ||
+		{ fail "classic run failed"; return 1; }
+	[ ! -s err ] || { fail "stderr: $(cat err)"; return 1; }
+	normalize glibc.log >glibc.norm
+	normalize log >ours.norm
+	diff -u glibc.norm ours.norm >diff.out ||
+		{ fail "classic log differs from glibc's (- glibc, + ours):"; head -30 diff.out; return 1; }
+	MODE=classic expect_leaks "$BUILD/classic" log "6 48 60 100 256 512 4096"
+}
+
+# The program's own view of the allocator is the same natively, under
+# libmtrace and under glibc's tracer.
+t_semantics() {
+	"$BUILD/semantics" >native.out || { fail "native run failed"; return 1; }
+	traced log "$BUILD/semantics" >out 2>err || { fail "exit status $?"; return 1; }
+	diff -u native.out out >diff.out || { fail "results differ (- native, + traced):"; cat diff.out; return 1; }
+	[ ! -s err ] || { fail "stderr: $(cat err)"; return 1; }
+	glibc_traced glibc.log "$BUILD/semantics" >glibc.out 2>&1
+	cmp -s native.out glibc.out || note "glibc's tracer changes the results: $(diff native.out glibc.out | head -5)"
+	expect_leaks "$BUILD/semantics" log ""
+}
+
+# same_run NAME CMD...: run CMD natively in ./native and traced from load
+# (mtraceinit) in ./traced with its logs in ./logs/NAME*; same stdout and
+# exit status required, and no never-alloc'd line in any log.
+same_run() {
+	local name=$1 st native_st
+	shift
+	mkdir -p native traced logs
+	(cd native && timeout "$RUN_TIMEOUT" "$@") >"$name.native" 2>/dev/null
+	native_st=$?
+	(cd traced && traced "$T/logs/$name" MEMLEAK_CONFIG=mtraceinit "$@") >"$name.traced" 2>"$name.err"
+	st=$?
+	[ $st -eq $native_st ] || { fail "$name: exit status $st, natively $native_st: $(head -c 300 "$name.err")"; return 1; }
+	cmp -s "$name.native" "$name.traced" ||
+		{ fail "$name: stdout differs:"; diff "$name.native" "$name.traced" | head -10; return 1; }
+	! grep -q '^libmtrace:' "$name.err" || { fail "$name: $(grep '^libmtrace:' "$name.err")"; return 1; }
+	[ -s "logs/$name" ] || { fail "$name: no log written"; return 1; }
+	check_all_logs logs/"$name"*
+}
+
+# summarize_logs: one note line on what the real-program logs contained.
+summarize_logs() {
+	local n lines
+	n=$(ls logs | wc -l)
+	lines=$(cat logs/* | wc -l)
+	note "$n log(s), $lines lines"
+}
+
+t_real_python() {
+	need_libmtrace || return
+	local py=/usr/bin/python3
+	[ -x $py ] || py=$(command -v python3) || { skip "no python3"; return; }
+	same_run python $py -c '
+d = {str(i): list(range(i % 10)) for i in range(20000)}
+l = sorted(d, key=lambda k: (len(d[k]), k))
+s = set(x * 3 for x in range(5000))
+print(len(d), l[-1], sum(len(v) for v in d.values()), len(s))' || return 1
+	summarize_logs
+}
+
+t_real_perl() {
+	need_libmtrace || return
+	same_run perl /usr/bin/perl -e '
+my %h; $h{$_} = $_ * 2 for 1 .. 20000;
+my @k = sort { $a <=> $b } keys %h;
+my $s = join ",", map { uc } qw(alpha beta gamma);
+print scalar(@k), " $k[-1] $s\n";' || return 1
+	summarize_logs
+}
+
+t_real_bash() {
+	need_libmtrace || return
+	same_run bash /bin/bash -c '
+x=0; for i in $(seq 1 2000); do x=$((x + i)); done
+a=(); for i in {1..500}; do a+=("v$i"); done
+declare -A m; for i in {1..300}; do m[k$i]=$i; done
+echo "$x ${#a[@]} ${a[499]} ${m[k300]}"; exit 3' || return 1
+	summarize_logs
+}
+
+t_real_gcc() {
+	need_libmtrace || return
+	printf '#include <stdio.h>\nstatic int sq(int x) { return x * x; }\nint main(void) { printf("%%d\\n", sq(12)); return 0; }\n' >hello.c
+	mkdir -p native traced && cp hello.c native/ && cp hello.c traced/
+	same_run gcc gcc -O2 -o hello hello.c || return 1
+	[ "$(traced/hello)" = 144 ] || { fail "compiled program does not print 144"; return 1; }
+	summarize_logs
+}
+
+t_real_git() {
+	need_libmtrace || return
+	export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+	export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
+	local g=(git -c user.name=Tester -c user.email=t@example.org -c init.defaultBranch=main)
+	mkdir -p native/repo traced/repo
+	printf 'line %s\n' $(seq 100) >native/repo/f
+	cp native/repo/f traced/repo/f
+	same_run init "${g[@]}" -C repo init -q || return 1
+	same_run add "${g[@]}" -C repo add f || return 1
+	same_run commit "${g[@]}" -C repo commit -q -m 'first commit' || return 1
+	same_run log "${g[@]}" -C repo log --format='%H %s' || return 1
+	summarize_logs
+}
+
+t_real_sort() {
+	need_libmtrace || return
+	awk 'BEGIN { srand(42); for (i = 0; i < 200000; i++) printf "%d %s\n", int(rand() * 1e9), (i % 7 ? "x" : "yy") }' >data
+	mkdir -p native traced && cp data native/ && cp data traced/
+	same_run sort sort -k1,1n -S 4M data || return 1
+	summarize_logs
+}

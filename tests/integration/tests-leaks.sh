@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests-leaks.sh - known leaks are reported exactly: static functions,
+# strdup, C++ templates, mtraceinit, exit paths, dlopen, depth, options.
+# Sourced by run-tests.sh; each t_NAME runs in its own temporary directory.
+
+# leak_run PROGRAM "SIZES" [VAR=VALUE...] [-- ARGS...]: trace PROGRAM (from
+# BUILD) into ./log and expect exactly SIZES as leaks.
+leak_run() {
+	local prog=$1 want=$2 envs=() st
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+	[ $# -eq 0 ] || shift
+	traced log "${envs[@]}" "$BUILD/$prog" "$@" >out 2>err
+	st=$?
+	[ $st -eq 0 ] || { fail "$prog exited with $st: $(head -c 300 err)"; return 1; }
+	[ ! -s err ] || { fail "unexpected stderr: $(head -c 300 err)"; return 1; }
+	expect_leaks "$BUILD/$prog" log "$want"
+}
+
+t_static() {
+	leak_run leak_static "63 100 200 5000" || return 1
+	leak_callers_match 'leak_static\.c:[0-9]+' || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	expect_stack log 100 /build/ make_record main &&
+		expect_stack log 5000 /build/ main
+}
+
+t_static_O0() {
+	leak_run leak_static_O0 "63 100 200 5000" || return 1
+	leak_callers_match 'leak_static\.c:[0-9]+' || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	expect_stack log 63 /build/ make_table main
+}
+
+t_strdup() {
+	leak_run leak_strdup "5 13 41" || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	expect_stack log 13 /build/ remember main &&
+		expect_stack log 5 /build/ remember_prefix main
+}
+
+t_template() {
+	leak_run leak_template "40 100 120" || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	expect_stack log 100 /build/ 'Pool<int>::grab\(unsigned long\)' main &&
+		expect_stack log 40 /build/ 'Pool<Widget>::make_one\(\)' main
+}
+
+# Collection from load time: libstdc++'s own start-up allocations must be
+# released by __gnu_cxx::__freeres, leaving exactly the program's leaks.
+t_template_mtraceinit() {
+	need_libmtrace || return
+	leak_run leak_template "40 100 120" MEMLEAK_CONFIG=mtraceinit
+}
+
+t_cxx_demangle() {
+	need_libmtrace || return
+	leak_run leak_template "40 100 120" || return 1
+	grep -qE '^#f [0-9]+ 0x[0-9a-f]+ 0x[0-9a-f]+ Pool<int>::grab\(unsigned long\)$' log ||
+		{ fail "no demangled '#f ... Pool<int>::grab(unsigned long)' record"; grep '^#f' log | head; return 1; }
+	grep -qE '^#f .* operator new(\[\])?\(unsigned long\)$' log ||
+		{ fail "no demangled '#f ... operator new(unsigned long)' record"; return 1; }
+	! grep -qE '^#f .* _Z' log || { fail "mangled names in #f records:"; grep -m3 '^#f .* _Z' log; return 1; }
+}
+
+t_mtraceinit() {
+	need_libmtrace || return
+	"$BUILD/mtraceinit" >native.out
+	leak_run mtraceinit "48 96" MEMLEAK_CONFIG=mtraceinit || return 1
+	cmp -s out native.out || { fail "output differs: $(cat out)"; return 1; }
+	rm -f log
+	traced log "$BUILD/mtraceinit" >out2 || { fail "untraced run failed"; return 1; }
+	if [ -f log ] && grep -qE '^(@ [^ ]+ )?[-+<>] ' log; then
+		fail "events logged without mtrace() or mtraceinit"
+		return 1
+	fi
+}
+
+# exit_case MODE "SIZES": the log is complete however the program ends, and
+# a second mtrace() call does not restart it.
+exit_case() {
+	leak_run exitpaths "$2" -- "$1" || return 1
+	[ "$(grep -c '^= Start$' log)" -eq 1 ] || { fail "'= Start' count is not 1"; return 1; }
+}
+
+t_exit_return() { exit_case return "31 62 93"; }
+t_exit_exit() { exit_case exit "31 62 93"; }
+t_exit__exit() { exit_case _exit "31 62 93"; }
+
+t_muntrace() {
+	exit_case muntrace "31 62" || return 1
+	[ "$(tail -n1 log)" = "= End" ] || { fail "last line is not '= End': $(tail -n1 log)"; return 1; }
+	[ "$(grep -c '^= End$' log)" -eq 1 ] || { fail "'= End' count is not 1"; return 1; }
+}
+
+# The plugin is dlclose()d: "#m" before its use, "#u" after, and the leak's
+# stack still resolves to the plugin's static helper.
+t_dlopen() {
+	local mid m_line u_line
+	leak_run dlopen_main "77 99" -- "$BUILD/plugin.so" || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	mid=$(awk '$1 == "#m" && $NF ~ /\/plugin\.so$/ { print $2; exit }' log)
+	[ -n "$mid" ] || { fail "no #m record for plugin.so"; return 1; }
+	m_line=$(grep -n -m1 "^#m $mid " log | cut -d: -f1)
+	u_line=$(grep -n -m1 "^#u $mid\$" log | cut -d: -f1)
+	[ -n "$u_line" ] || { fail "no '#u $mid' record after dlclose"; return 1; }
+	[ "$u_line" -gt "$m_line" ] || { fail "#u before #m"; return 1; }
+	expect_stack log 77 'plugin\.so|/build/' plugin_helper plugin_leak main
+}
+
+# depth_case N LEVELS: with depth=N every stack has at most N frames.
+depth_case() {
+	local conf=${1:+depth=$1} max
+	rm -f log
+	leak_run deep 64 ${conf:+MEMLEAK_CONFIG=$conf} -- "$2" || return 1
+	max=$(max_frames log)
+	[ "$(log_field log depth)" = "${1:-32}" ] ||
+		{ fail "#v depth=$(log_field log depth), expected ${1:-32}"; return 1; }
+	echo "$max"
+}
+
+t_depth() {
+	need_libmtrace || return
+	local max
+	max=$(depth_case 4 40) || { echo "$max"; return 1; }
+	[ "$max" -ge 1 ] && [ "$max" -le 4 ] || { fail "depth=4: $max frames"; return 1; }
+	max=$(depth_case 1 40) || { echo "$max"; return 1; }
+	[ "$max" -eq 1 ] && [ "$(min_frames log)" -eq 1 ] || { fail "depth=1: $max frames"; return 1; }
+	max=$(depth_case "" 40) || { echo "$max"; return 1; }
+	[ "$max" -eq 32 ] || { fail "default depth: $max frames, expected 32 (recursion is 40 deep)"; return 1; }
+	max=$(depth_case 256 300) || { echo "$max"; return 1; }
+	[ "$max" -eq 256 ] || { fail "depth=256: $max frames, expected 256 (recursion is 300 deep)"; return 1; }
+}
+
+# An unknown option: one warning line, the other options still apply.
+t_config_unknown() {
+	need_libmtrace || return
+	"$BUILD/mtraceinit" >native.out
+	traced log MEMLEAK_CONFIG=mtraceinit,frobnicate=3,depth=8 "$BUILD/mtraceinit" >out 2>err ||
+		{ fail "exit status $?"; return 1; }
+	cmp -s out native.out || { fail "output differs: $(cat out)"; return 1; }
+	[ "$(wc -l <err)" -eq 1 ] && grep -q '^libmtrace:' err ||
+		{ fail "stderr is not one 'libmtrace:' line: $(cat err)"; return 1; }
+	[ "$(log_field log depth)" = 8 ] || { fail "depth=8 after the unknown option ignored"; return 1; }
+	expect_leaks "$BUILD/mtraceinit" log "48 96"
+}
+
+t_unwinders() {
+	need_libmtrace || return
+	local u
+	for u in libunwind glibc fp; do
+		rm -f log
+		leak_run leak_strdup "5 13 41" MEMLEAK_CONFIG=unwind=$u || { fail "unwind=$u"; return 1; }
+		[ "$(log_field log unwinder)" = $u ] ||
+			{ fail "unwind=$u: #v says unwinder=$(log_field log unwinder)"; return 1; }
+		[ $u = fp ] || expect_stack log 13 /build/ remember main || { fail "unwind=$u"; return 1; }
+	done
+}

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests-process.sh - threads, fork, exec, setuid and failing writes.
+# Sourced by run-tests.sh; each t_NAME runs in its own temporary directory.
+
+THREAD_RUNS=5
+
+# 4 threads with cross-thread frees and reallocs: 0 bogus lines every run.
+# glibc's own tracer is run the same way for comparison (reported only).
+t_threads() {
+	local i counts=() out
+	for i in $(seq $THREAD_RUNS); do
+		rm -f log
+		traced log "$BUILD/threads" >out 2>err || { fail "run $i: exit status $?"; return 1; }
+		expect_leaks "$BUILD/threads" log "1000 1001 1002 1003" || { fail "run $i"; return 1; }
+	done
+	for i in $(seq $THREAD_RUNS); do
+		rm -f glibc.log
+		glibc_traced glibc.log "$BUILD/threads" >/dev/null 2>&1
+		out=$(run_mtrace "" glibc.log)
+		counts+=("$(bogus_count "$out")")
+	done
+	note "glibc libc_malloc_debug.so on the same program: ${counts[*]} duplicate/never-alloc'd lines in $THREAD_RUNS runs"
+}
+
+# fork_case PROGRAM exit|_exit: the child writes its own self-contained log.
+fork_case() {
+	local prog=$1 ppid child addr
+	traced log "$BUILD/$prog" "$2" >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	child=$(awk '$1 == "child" { print $2 }' out)
+	[ -n "$child" ] || { fail "no child pid printed"; return 1; }
+	expect_leaks "$BUILD/$prog" log "111 444" || { fail "(parent log)"; return 1; }
+	[ -f "log.$child" ] || { fail "no child log log.$child; files: $(ls)"; return 1; }
+	expect_leaks "$BUILD/$prog" "log.$child" "222 333" || { fail "(child log)"; return 1; }
+	[ "$(ls log* | wc -l)" -eq 2 ] || { fail "unexpected logs: $(ls log*)"; return 1; }
+	ppid=$(log_field log pid)
+	[ -n "$ppid" ] && [ "$(log_field "log.$child" forked-from)" = "$ppid" ] ||
+		{ fail "child header: $(sed -n 2p "log.$child"), parent pid $ppid"; return 1; }
+	[ "$(log_field "log.$child" pid)" = "$child" ] || { fail "child #v pid is not $child"; return 1; }
+	no_child_events log || return 1
+}
+
+# no_child_events LOG: the parent log has neither the child's 333-byte block
+# nor a free of the 111-byte block (which only the child frees).
+no_child_events() {
+	local addr
+	grep -qE '(^|[^<>!]) \+ 0x[0-9a-f]+ 0x14d( |$)' "$1" && { fail "child's 333-byte block in the parent log"; return 1; }
+	addr=$(awk '{ i = ($1 == "@") ? 3 : 1 } $i == "+" && $(i + 2) == "0x6f" { print $(i + 1); exit }' "$1")
+	[ -n "$addr" ] || { fail "no 111-byte block in the parent log"; return 1; }
+	! grep -qE "(^| )[-<] $addr( |\$)" "$1" || { fail "child's free of $addr in the parent log"; return 1; }
+}
+
+t_fork_exit() { fork_case fork exit; }
+t_fork__exit() { fork_case fork _exit; }
+t_fork_O0() { fork_case fork_O0 _exit; }
+
+# Fork while another thread hammers malloc: no deadlock, every child log clean.
+t_fork_threads() {
+	local n=60 logs st
+	traced log "$BUILD/fork_threads" $n >out 2>err
+	st=$?
+	[ $st -ne 124 ] || { fail "timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
+	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
+	expect_leaks "$BUILD/fork_threads" log "" || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	logs=$(ls log.* 2>/dev/null | wc -l)
+	[ "$logs" -eq $n ] || { fail "$logs child logs, expected $n"; return 1; }
+	check_children log.*
+}
+
+# check_children LOG...: no bogus lines; the child's own blocks were freed.
+check_children() {
+	local f out
+	for f in "$@"; do
+		out=$(run_mtrace "" "$f")
+		[ "$(bogus_count "$out")" -eq 0 ] || { fail "$f:"; grep -m3 -E "duplicate|never" <<<"$out"; return 1; }
+		! grep -qE ' 0x(1092|1f40)  at ' <<<"$out" || { fail "$f: child's own block leaked"; return 1; }
+		check_grammar "$f" || return 1
+	done
+}
+
+# exec_case fork|system: a traced child inheriting the environment writes
+# its own log and leaves the parent's intact.
+exec_case() {
+	local child_pid f child_logs=()
+	traced log MEMLEAK_CONFIG=mtraceinit "$BUILD/exec_parent" "$1" "$BUILD/exec_child" >out 2>err ||
+		{ fail "exit status $?: $(cat err)"; return 1; }
+	grep -q '^child status 7$' out || { fail "child did not run: $(cat out)"; return 1; }
+	child_pid=$(awk '$1 == "child" && $2 == "pid" { print $3 }' out)
+	[[ "$(log_program log)" == */exec_parent ]] || { fail "./log is not the parent's: #p $(log_program log)"; return 1; }
+	expect_leaks "$BUILD/exec_parent" log "123 124" || { fail "(parent log)"; return 1; }
+	for f in log.*; do
+		[[ "$(log_program "$f")" == */exec_child ]] && child_logs+=("$f")
+	done
+	[ ${#child_logs[@]} -eq 1 ] || { fail "exec_child logs: ${child_logs[*]} (all: $(ls))"; return 1; }
+	[[ ${child_logs[0]} =~ ^log\.$child_pid(\.[0-9]+)?$ ]] ||
+		{ fail "child log named ${child_logs[0]}, child pid $child_pid"; return 1; }
+	expect_leaks "$BUILD/exec_child" "${child_logs[0]}" "321 654" || return 1
+	note "logs: $(for f in log*; do printf '%s=%s ' "$f" "$(basename "$(log_program "$f")")"; done)"
+	check_all_logs log*
+}
+
+t_exec_fork() { need_libmtrace || return; exec_case fork; }
+t_exec_system() { need_libmtrace || return; exec_case system; }
+
+# A setuid program (run by root, owned by nobody: AT_SECURE) ignores
+# MALLOC_TRACE.  LD_PRELOAD with a slash is ignored in secure mode, so the
+# binary links libmtrace.so directly (rpath) to be sure it is loaded.
+t_setuid() {
+	need_libmtrace || return
+	[ "$(id -u)" -eq 0 ] || { skip "not root: cannot make a setuid binary"; return; }
+	id nobody >/dev/null 2>&1 || { skip "no user 'nobody'"; return; }
+	chmod 755 "$T" && cp "$LIB" "$T/libmtrace.so" && chmod 755 "$T/libmtrace.so"
+	gcc -O2 -o suid "$HERE/progs/leak_static.c" -L"$T" -lmtrace -Wl,-rpath,"$T" ||
+		{ fail "cannot build the setuid test binary"; return 1; }
+	MALLOC_TRACE=$T/plain.log ./suid || { fail "plain run failed"; return 1; }
+	[ -s plain.log ] || { skip "control run wrote no log: libmtrace.so not used by the linked binary"; return; }
+	chown nobody suid && chmod 4755 suid && chmod 1777 "$T" || { skip "cannot chown/chmod"; return; }
+	is_secure ./suid || { skip "setuid bit not honoured here (nosuid mount?)"; return; }
+	echo precious >victim && chmod 666 victim
+	MALLOC_TRACE=$T/suid.log ./suid || { fail "setuid run failed"; return 1; }
+	[ ! -e suid.log ] && [ -z "$(ls suid.log* 2>/dev/null)" ] || { fail "log created by a setuid program"; return 1; }
+	MALLOC_TRACE=$T/victim ./suid
+	[ "$(cat victim)" = precious ] || { fail "setuid program wrote MALLOC_TRACE=victim"; return 1; }
+}
+
+# is_secure BINARY: the binary runs with an effective uid other than ours.
+is_secure() {
+	[ "$(stat -c %u "$1")" != "$(id -u)" ] && [ -u "$1" ] &&
+		cp /usr/bin/id ./id-probe && chown nobody ./id-probe && chmod 4755 ./id-probe &&
+		[ "$(./id-probe -u)" != "$(id -u)" ]
+}
+
+# MALLOC_TRACE=/dev/full: one warning, same output and exit status.
+t_devfull() {
+	local st native_st
+	"$BUILD/writefail" >native.out
+	native_st=$?
+	traced /dev/full "$BUILD/writefail" >out 2>err
+	st=$?
+	[ $st -eq $native_st ] || { fail "exit status $st, natively $native_st"; return 1; }
+	cmp -s out native.out || { fail "stdout differs: $(cat out)"; return 1; }
+	[ "$(wc -l <err)" -eq 1 ] && grep -q '^libmtrace:' err ||
+		{ fail "stderr is not one 'libmtrace:' line: $(head -c 500 err)"; return 1; }
+}
+
+# The log is a FIFO drained slowly while SIGALRM (no SA_RESTART) fires every
+# 200 us: writes see EINTR and partial writes, and the log must still be whole.
+t_eintr() {
+	local st native_st
+	"$BUILD/writefail" signals >native.out
+	native_st=$?
+	mkfifo fifo
+	timeout 30 bash -c 'exec <fifo; sleep 0.5; exec cat' >got.log &
+	traced fifo "$BUILD/writefail" signals >out 2>err
+	st=$?
+	wait
+	[ $st -eq $native_st ] || { fail "exit status $st, natively $native_st"; return 1; }
+	cmp -s out native.out || { fail "stdout differs: $(cat out)"; return 1; }
+	[ ! -s err ] || { fail "stderr: $(head -c 500 err)"; return 1; }
+	expect_leaks "$BUILD/writefail" got.log "17 34"
+}
