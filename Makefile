@@ -9,7 +9,7 @@ MANDIR   = $(DESTDIR)$(PREFIX)/share/man
 PCDIR    = $(LIBDIR)/pkgconfig
 VERSION  = 0.1.0
 
-.PHONY: all lib checker check demo bench install uninstall clean
+.PHONY: all lib checker check demo bench deps install uninstall clean
 
 all: lib checker
 
@@ -21,6 +21,9 @@ checker:
 
 check: all
 	$(MAKE) -C tests check
+
+deps:
+	bash scripts/install-deps.sh
 
 demo: all
 	$(MAKE) -C examples demo
