@@ -1,0 +1,33 @@
+/* engine.h - replays a log line by line with exactly the bookkeeping of
+ * glibc's Perl checker (which blocks are live, which events are warned
+ * about, with which line numbers and location strings), and collects the
+ * extension records on the side.  At the end it reports the live blocks
+ * as the Perl script does, then groups them by allocation stack.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_ENGINE_H
+#define MTC_ENGINE_H
+
+#include "location.h"
+#include "records.h"
+#include "report.h"
+#include "strpool.h"
+#include "table.h"
+
+struct engine {
+	uint64_t nr;                 /* lines seen, as Perl's $nr */
+	struct alloc_table table;
+	struct strpool wheres;
+	struct locator loc;
+	struct ext_store ext;
+	struct report *rep;
+	uint64_t warnings;
+};
+
+void engine_init(struct engine *e, struct report *rep, const char *binary);
+void engine_line(struct engine *e, const char *line, size_t len);
+/* Report the leaks; returns 1 if any block is still allocated, else 0. */
+int engine_finish(struct engine *e);
+void engine_destroy(struct engine *e);
+
+#endif

@@ -1,0 +1,78 @@
+/* main.c - mtrace-check: a C reimplementation of glibc's mtrace(1) Perl
+ * checker that also reads libmtrace's call stacks.  This file wires the
+ * parts together: options, the streaming reader, the engine, the report.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#include "engine.h"
+#include "linereader.h"
+#include "options.h"
+#include "stackview.h"
+#include "symbolizer.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EXIT_CLEAN = 0, EXIT_LEAKS = 1, EXIT_TROUBLE = 2 };
+
+static void usage_hint(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", progname);
+}
+
+static int replay(struct engine *e, struct line_reader *lr, const char *name)
+{
+	const char *line;
+	size_t len;
+	int got;
+
+	while ((got = lr_next(lr, &line, &len)) > 0)
+		engine_line(e, line, len);
+	if (got < 0) {
+		fflush(stdout);
+		note("%s: read error: %s", name, strerror(lr->read_errno));
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static char outbuf[1 << 16];
+	struct options opt;
+	struct line_reader lr;
+	struct report rep;
+	struct engine e;
+	int leaks, err;
+
+	switch (parse_options(argc, argv, &opt)) {
+	case OPT_EXIT_OK:
+		return EXIT_CLEAN;
+	case OPT_USAGE_ERROR:
+		usage_hint();
+		return EXIT_TROUBLE;
+	case OPT_RUN:
+		break;
+	}
+	err = lr_open(&lr, opt.log);
+	if (err)
+		die_input("cannot open mtrace data file '%s': %s", opt.log, strerror(err));
+	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+	sym_init();
+	view_init(opt.binary);
+	report_begin(&rep, stdout, opt.json, opt.log, opt.binary);
+	engine_init(&e, &rep, opt.binary);
+	if (replay(&e, &lr, opt.log) != 0)
+		return EXIT_TROUBLE;
+	leaks = engine_finish(&e);
+	lr_close(&lr);
+	engine_destroy(&e);
+	sym_shutdown();
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		note("error writing the report: %s", strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	return leaks ? EXIT_LEAKS : EXIT_CLEAN;
+}

@@ -1,0 +1,50 @@
+/* table.h - the table of live blocks: open addressing, linear probing,
+ * keyed by the address *string* of the log.  The Perl checker keys its hash
+ * by the field text, so "0x10" and "0x010" are different blocks there and
+ * must be here too; short keys (every real pointer) are stored inline.
+ * Frees delete by backward shift, so the table holds exactly the live
+ * blocks and memory follows them, not the length of the log.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_TABLE_H
+#define MTC_TABLE_H
+
+#include "util.h"
+
+enum { KEY_INLINE = 24 };
+
+struct block {
+	uint64_t hash;
+	union {
+		char inl[KEY_INLINE];
+		char *heap;
+	} key;
+	uint32_t key_len;
+	uint32_t used;       /* slot occupied */
+	uint64_t size;       /* hex() of the size field */
+	uint64_t line;       /* line number of the allocation */
+	uint32_t where;      /* string pool id of the WHERE field */
+	int32_t stack;       /* stack index, -1 when the log gave none */
+};
+
+struct alloc_table {
+	struct block *slots;
+	size_t nslots;       /* power of two */
+	size_t count;
+};
+
+void table_init(struct alloc_table *t);
+void table_destroy(struct alloc_table *t);
+
+struct slice block_key(const struct block *b);
+
+struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash);
+/* Insert a key known to be absent; the caller fills the other fields.
+ * Pointers into the table are invalidated by the next insert or remove. */
+struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t hash);
+void table_remove(struct alloc_table *t, struct block *b);
+
+/* Pointers to every live block, in table order; caller frees the array. */
+struct block **table_collect(struct alloc_table *t, size_t *n);
+
+#endif

@@ -1,0 +1,117 @@
+/* util.c - checked allocation, slices, hashing and messages.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#include "util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *progname = "mtrace-check";
+
+static void out_of_memory(size_t n)
+{
+	fprintf(stderr, "%s: out of memory (%zu bytes)\n", progname, n);
+	exit(2);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+char *xmemdup0(const char *p, size_t n)
+{
+	char *q = xmalloc(n + 1);
+	if (n)
+		memcpy(q, p, n);
+	q[n] = '\0';
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xmemdup0(s, strlen(s));
+}
+
+int slice_eq(struct slice a, const char *lit)
+{
+	size_t n = strlen(lit);
+	return a.n == n && memcmp(a.p, lit, n) == 0;
+}
+
+int slice_starts(struct slice a, const char *lit)
+{
+	size_t n = strlen(lit);
+	return a.n >= n && memcmp(a.p, lit, n) == 0;
+}
+
+uint64_t hash_u64(uint64_t x)
+{
+	/* splitmix64 finalizer: cheap and spreads sequential keys. */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+		s += 8;
+		n -= 8;
+	}
+	while (n--)
+		h = (h ^ *s++) * 0x100000001b3ULL;
+	return hash_u64(h);
+}
+
+void die_input(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "%s: ", progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

@@ -1,0 +1,40 @@
+/* util.h - small helpers shared by every part of mtrace-check: checked
+ * allocation, byte slices (log fields may contain NUL bytes, so strings are
+ * carried as pointer + length, never as C strings), and a string hash.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_UTIL_H
+#define MTC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A view into bytes owned by someone else. */
+struct slice {
+	const char *p;
+	size_t n;
+};
+
+#define SLICE_LIT(s) ((struct slice){ (s), sizeof(s) - 1 })
+
+/* Allocation that never returns NULL: running out of memory is reported
+ * and ends the program with status 2 (an input we cannot process). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xmemdup0(const char *p, size_t n);   /* copy plus a terminating NUL */
+char *xstrdup(const char *s);
+
+int slice_eq(struct slice a, const char *lit);
+int slice_starts(struct slice a, const char *lit);
+
+/* 64-bit hash of a byte string (FNV-1a folded with a final mix). */
+uint64_t hash_bytes(const void *p, size_t n);
+uint64_t hash_u64(uint64_t x);
+
+/* Program name for messages, set once by main(). */
+extern const char *progname;
+void die_input(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
