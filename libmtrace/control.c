@@ -7,6 +7,7 @@
 #include "export.h"
 #include "guard.h"
 #include "real.h"
+#include "report.h"
 #include "tracer.h"
 #include "unwind.h"
 #include "writer.h"
@@ -53,6 +54,10 @@ static void configure(void)
  * write out the log. */
 static void release_and_flush_at_exit(void)
 {
+    if (tracer_active() && mt_config.mtraceinit && guard_enter()) {
+        report_write("exit", NULL);   /* before freeres: the program's view */
+        guard_leave();
+    }
     if (tracer_active()) {
         if (_ZN9__gnu_cxx9__freeresEv)
             _ZN9__gnu_cxx9__freeresEv();
@@ -75,23 +80,35 @@ static void start_collection(void)
         pthread_atfork(tracer_fork_prepare, tracer_fork_parent,
                        tracer_fork_child);
         atexit(release_and_flush_at_exit);
+        report_start_clock();
         tracer_start();
+        report_watch_signal(mt_config.report_signal);
     }
     pthread_mutex_unlock(&control_lock);
     if (entered)
         guard_leave();
 }
 
+/* The first call starts collection; each later one writes a report (it
+ * never restarts or truncates the log). */
 MT_EXPORT void mtrace(void)
 {
-    if (tracer_started())
-        return;   /* never restarts or truncates the log */
-    start_collection();
+    if (!tracer_started()) {
+        start_collection();
+        return;
+    }
+    if (tracer_active() && guard_enter()) {
+        report_write("mtrace", NULL);
+        guard_leave();
+    }
 }
 
+/* A final report, "= End", and collection stops. */
 MT_EXPORT void muntrace(void)
 {
     int entered = guard_enter();
+    if (entered && tracer_active())
+        report_write("muntrace", NULL);
     tracer_stop();
     if (entered)
         guard_leave();

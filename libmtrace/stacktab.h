@@ -15,9 +15,9 @@ struct stack {
     unsigned emitted_gen;         /* log writer's: last log holding it */
     /* Counters for reports, updated without a lock. */
     atomic_long live_bytes, live_blocks;
-    atomic_long allocs, frees;
-    /* Report bookkeeping (owned by the report writer). */
-    long reported_bytes, reported_blocks, reported_allocs;
+    atomic_long allocs, alloc_bytes, frees;
+    /* The same counters at the previous report (owned by report.c). */
+    long prev_bytes, prev_blocks, prev_allocs, prev_alloc_bytes;
     struct frame **frames;        /* resolved, DEPTH entries          */
     uintptr_t addrs[];            /* the key                          */
 };

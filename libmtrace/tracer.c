@@ -46,6 +46,11 @@ int tracer_started(void)
     return log_state.started;
 }
 
+const char *tracer_log_path(void)
+{
+    return log_state.logging ? log_state.path : NULL;
+}
+
 /* ---- stacks ---------------------------------------------------------- */
 
 static struct stack *current_stack(const void *caller)
@@ -61,15 +66,50 @@ static struct stack *current_stack(const void *caller)
     return stacktab_intern(frames, n);
 }
 
+/* Peak live bytes: each thread adds its changes to the global count in
+ * batches, so threads do not fight over one cache line on every event;
+ * the peak is exact to within PEAK_BATCH bytes per thread. */
+#define PEAK_BATCH (64 * 1024)
+static __thread long unbatched_bytes __attribute__((tls_model("initial-exec")));
+static atomic_long batched_live_bytes, peak_live_bytes;
+
+static void raise_peak(long live)
+{
+    long peak = atomic_load_explicit(&peak_live_bytes, memory_order_relaxed);
+    while (live > peak &&
+           !atomic_compare_exchange_weak(&peak_live_bytes, &peak, live))
+        ;
+}
+
+static void account_bytes(long delta)
+{
+    unbatched_bytes += delta;
+    if (unbatched_bytes > PEAK_BATCH || unbatched_bytes < -PEAK_BATCH) {
+        long live = atomic_fetch_add(&batched_live_bytes, unbatched_bytes) +
+                    unbatched_bytes;
+        unbatched_bytes = 0;
+        raise_peak(live);
+    }
+}
+
+long tracer_peak_bytes(long live_now)
+{
+    raise_peak(live_now);
+    return atomic_load(&peak_live_bytes);
+}
+
 static void count_alloc(struct stack *s, size_t size)
 {
+    account_bytes((long)size);
     atomic_fetch_add_explicit(&s->allocs, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&s->alloc_bytes, (long)size, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->live_bytes, (long)size, memory_order_relaxed);
     atomic_fetch_add_explicit(&s->live_blocks, 1, memory_order_relaxed);
 }
 
 static void count_free(struct stack *s, size_t size)
 {
+    account_bytes(-(long)size);
     if (s == NULL)
         return;
     atomic_fetch_add_explicit(&s->frees, 1, memory_order_relaxed);
@@ -250,6 +290,7 @@ static void realloc_failed(void *old, size_t size, const void *caller,
     struct stack *old_stack = stacktab_by_id(t->old_stack);
     struct stack *s = current_stack(caller);
     livetab_insert((uintptr_t)old, t->old_size, t->old_stack);
+    account_bytes((long)t->old_size);
     if (old_stack) {
         atomic_fetch_sub_explicit(&old_stack->frees, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&old_stack->live_bytes, (long)t->old_size,

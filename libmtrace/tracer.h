@@ -42,5 +42,9 @@ void tracer_fork_prepare(void);
 void tracer_fork_parent(void);
 void tracer_fork_child(void);
 int  tracer_started(void);
+/* Highest live byte count seen, after counting LIVE_NOW (exact now). */
+long tracer_peak_bytes(long live_now);
+/* The log's path when one is open, else NULL (reports are named from it). */
+const char *tracer_log_path(void);
 
 #endif

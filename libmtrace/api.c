@@ -1,0 +1,26 @@
+/* api.c - the functions include/memleak.h reaches through dlsym.
+ * GPL-3.0-or-later. */
+#include "../include/memleak.h"
+#include "export.h"
+#include "guard.h"
+#include "report.h"
+#include "tracer.h"
+
+MT_EXPORT int libmtrace_report(const char *label)
+{
+    if (!tracer_active() || !guard_enter())
+        return -1;
+    int result = report_write("api", label);
+    guard_leave();
+    return result;
+}
+
+MT_EXPORT int libmtrace_live(long *bytes, long *blocks)
+{
+    if (!tracer_active()) {
+        *bytes = *blocks = 0;
+        return -1;
+    }
+    report_live(bytes, blocks);
+    return 0;
+}

@@ -1,0 +1,520 @@
+/* report.c - see report.h and doc/report.md.  Reports are written by the
+ * thread that asks (mtrace(), muntrace(), the API, exit) or by our reporter
+ * thread (signal), never inside a signal handler and never under a tracer
+ * lock; they read the stacks' counters without stopping the program.
+ * GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "report.h"
+#include "arena.h"
+#include "config.h"
+#include "fmt.h"
+#include "guard.h"
+#include "logfile.h"
+#include "stacktab.h"
+#include "tracer.h"
+#include "writer.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define REPORT_BUFFER_SIZE (1 << 16)
+#define MAX_LISTED_STACKS 100
+#define MAX_LISTED_FRAMES 50
+
+static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
+static char report_buffer[REPORT_BUFFER_SIZE];
+static unsigned long report_seq;
+static struct timespec clock_zero, previous_report;
+
+/* One stack's figures for this report. */
+struct stack_row {
+    struct stack *s;
+    long live_bytes, live_blocks, delta_bytes, delta_blocks;
+    long interval_allocs, interval_alloc_bytes;
+};
+
+/* Live bytes held through one frame, at any depth. */
+struct frame_row {
+    struct frame *f;
+    long bytes, blocks;
+};
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+void report_start_clock(void)
+{
+    clock_gettime(CLOCK_MONOTONIC, &clock_zero);
+    previous_report = clock_zero;
+}
+
+/* ---- gathering ---------------------------------------------------------- */
+
+struct gather {
+    struct stack_row *rows;
+    size_t n, cap;
+    long live_bytes, live_blocks, allocs, frees;
+    long prev_bytes, prev_blocks, prev_allocs, prev_frees;
+};
+
+static void gather_stack(struct stack *s, void *arg)
+{
+    struct gather *g = arg;
+    struct stack_row r = { .s = s };
+    r.live_bytes = atomic_load_explicit(&s->live_bytes, memory_order_relaxed);
+    r.live_blocks = atomic_load_explicit(&s->live_blocks, memory_order_relaxed);
+    long allocs = atomic_load_explicit(&s->allocs, memory_order_relaxed);
+    long alloc_bytes = atomic_load_explicit(&s->alloc_bytes, memory_order_relaxed);
+    long frees = atomic_load_explicit(&s->frees, memory_order_relaxed);
+    r.delta_bytes = r.live_bytes - s->prev_bytes;
+    r.delta_blocks = r.live_blocks - s->prev_blocks;
+    r.interval_allocs = allocs - s->prev_allocs;
+    r.interval_alloc_bytes = alloc_bytes - s->prev_alloc_bytes;
+    g->live_bytes += r.live_bytes;
+    g->live_blocks += r.live_blocks;
+    g->allocs += allocs;
+    g->frees += frees;
+    g->prev_bytes += s->prev_bytes;
+    g->prev_blocks += s->prev_blocks;
+    g->prev_allocs += s->prev_allocs;
+    /* frees before = allocs before - blocks live before */
+    g->prev_frees += s->prev_allocs - s->prev_blocks;
+    s->prev_bytes = r.live_bytes;
+    s->prev_blocks = r.live_blocks;
+    s->prev_allocs = allocs;
+    s->prev_alloc_bytes = alloc_bytes;
+    int active = r.live_blocks || r.delta_blocks || r.delta_bytes ||
+                 r.interval_allocs;
+    if (active && g->n < g->cap)
+        g->rows[g->n++] = r;
+}
+
+static int by_delta_then_live(const void *a, const void *b)
+{
+    const struct stack_row *x = a, *y = b;
+    if (x->delta_bytes != y->delta_bytes)
+        return x->delta_bytes > y->delta_bytes ? -1 : 1;
+    if (x->live_bytes != y->live_bytes)
+        return x->live_bytes > y->live_bytes ? -1 : 1;
+    return stack_id(x->s) < stack_id(y->s) ? -1 : 1;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    const struct frame_row *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return x->f->addr < y->f->addr ? -1 : (x->f->addr > y->f->addr);
+}
+
+static void sum_live(struct stack *s, void *arg)
+{
+    long *totals = arg;
+    totals[0] += atomic_load_explicit(&s->live_bytes, memory_order_relaxed);
+    totals[1] += atomic_load_explicit(&s->live_blocks, memory_order_relaxed);
+}
+
+void report_live(long *bytes, long *blocks)
+{
+    long totals[2] = { 0, 0 };
+    stacktab_each(sum_live, totals);
+    *bytes = totals[0];
+    *blocks = totals[1];
+}
+
+/* Live bytes per frame: a frame counts once per stack even when the stack
+ * recurses through it.  TABLE is open addressing keyed by frame. */
+static void add_frame_bytes(struct frame_row *table, size_t mask,
+                            struct frame *f, long bytes, long blocks)
+{
+    size_t i = (((uintptr_t)f >> 4) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+    while (table[i].f && table[i].f != f)
+        i = (i + 1) & mask;
+    table[i].f = f;
+    table[i].bytes += bytes;
+    table[i].blocks += blocks;
+}
+
+static int seen_earlier(struct stack *s, unsigned k)
+{
+    for (unsigned j = 0; j < k; j++)
+        if (s->frames[j] == s->frames[k])
+            return 1;
+    return 0;
+}
+
+/* Fills TABLE (2^n slots) from ROWS, then packs the used slots at its
+ * start sorted by bytes; returns how many. */
+static size_t frames_by_bytes(const struct gather *g, struct frame_row *table,
+                              size_t slots)
+{
+    for (size_t r = 0; r < g->n; r++) {
+        struct stack *s = g->rows[r].s;
+        if (g->rows[r].live_bytes <= 0)
+            continue;
+        for (unsigned k = 0; k < s->depth; k++)
+            if (!seen_earlier(s, k))
+                add_frame_bytes(table, slots - 1, s->frames[k],
+                                g->rows[r].live_bytes, g->rows[r].live_blocks);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < slots; i++)
+        if (table[i].f)
+            table[n++] = table[i];
+    qsort(table, n, sizeof *table, by_bytes);
+    return n;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static void put_signed(struct writer *w, long v)
+{
+    writer_putc(w, v < 0 ? '-' : '+');
+    writer_dec(w, (uint64_t)(v < 0 ? -v : v));
+}
+
+static void put_key(struct writer *w, const char *key, long v)
+{
+    writer_puts(w, key);
+    writer_putc(w, ' ');
+    if (v < 0) {
+        writer_putc(w, '-');
+        v = -v;
+    }
+    writer_dec(w, (uint64_t)v);
+    writer_putc(w, '\n');
+}
+
+/* Fixed-point with one decimal: rates need no more. */
+static void put_rate(struct writer *w, double v)
+{
+    long tenths = (long)(v * 10 + 0.5);
+    writer_dec(w, (uint64_t)(tenths / 10));
+    writer_putc(w, '.');
+    writer_dec(w, (uint64_t)(tenths % 10));
+}
+
+static void put_seconds(struct writer *w, const char *key, double v)
+{
+    long ms = (long)(v * 1000 + 0.5);
+    char frac[4] = { (char)('0' + ms / 100 % 10), (char)('0' + ms / 10 % 10),
+                     (char)('0' + ms % 10), '\0' };
+    writer_puts(w, key);
+    writer_putc(w, ' ');
+    writer_dec(w, (uint64_t)(ms / 1000));
+    writer_putc(w, '.');
+    writer_puts(w, frac);
+    writer_putc(w, '\n');
+}
+
+static void put_two_digits(struct writer *w, int v, char after)
+{
+    char t[3] = { (char)('0' + v / 10 % 10), (char)('0' + v % 10), after };
+    writer_put(w, t, after ? 3 : 2);
+}
+
+static void put_utc_time(struct writer *w)
+{
+    struct timespec now;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &now);
+    gmtime_r(&now.tv_sec, &tm);
+    writer_puts(w, "time ");
+    writer_dec(w, (uint64_t)(tm.tm_year + 1900));
+    writer_putc(w, '-');
+    put_two_digits(w, tm.tm_mon + 1, '-');
+    put_two_digits(w, tm.tm_mday, 'T');
+    put_two_digits(w, tm.tm_hour, ':');
+    put_two_digits(w, tm.tm_min, ':');
+    put_two_digits(w, tm.tm_sec, 'Z');
+    writer_putc(w, '\n');
+}
+
+/* "NAME+0xSYMOFF (PATH+0xOFF)", the form mtrace-check reads back. */
+static void put_frame(struct writer *w, const struct frame *f)
+{
+    if (f->symbol) {
+        writer_puts(w, f->symbol);
+        writer_puts(w, "+");
+        writer_ptr(w, f->symbol_offset);
+    } else {
+        writer_puts(w, "??");
+    }
+    writer_puts(w, " (");
+    if (f->mod) {
+        writer_puts(w, f->mod->path);
+        writer_putc(w, '+');
+        writer_ptr(w, f->offset);
+    } else {
+        writer_ptr(w, f->addr);
+    }
+    writer_puts(w, ")\n");
+}
+
+static void put_stack_row(struct writer *w, const struct stack_row *r,
+                          double interval)
+{
+    writer_puts(w, "stack ");
+    writer_dec(w, stack_id(r->s));
+    writer_puts(w, " live-bytes ");
+    writer_dec(w, (uint64_t)(r->live_bytes > 0 ? r->live_bytes : 0));
+    writer_puts(w, " live-blocks ");
+    writer_dec(w, (uint64_t)(r->live_blocks > 0 ? r->live_blocks : 0));
+    writer_puts(w, " delta-bytes ");
+    put_signed(w, r->delta_bytes);
+    writer_puts(w, " delta-blocks ");
+    put_signed(w, r->delta_blocks);
+    writer_puts(w, " allocs-per-s ");
+    put_rate(w, interval > 0 ? r->interval_allocs / interval : 0);
+    writer_puts(w, " bytes-per-s ");
+    put_rate(w, interval > 0 ? r->interval_alloc_bytes / interval : 0);
+    writer_putc(w, '\n');
+    for (unsigned k = 0; k < r->s->depth; k++) {
+        writer_puts(w, "  #");
+        writer_dec(w, k);
+        writer_putc(w, ' ');
+        put_frame(w, r->s->frames[k]);
+    }
+}
+
+static void put_header(struct writer *w, const char *trigger, const char *label,
+                       double uptime, double interval)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    writer_puts(w, "# libmtrace report, format 1\nprogram ");
+    writer_puts(w, exe);
+    writer_putc(w, '\n');
+    put_key(w, "pid", getpid());
+    put_key(w, "sequence", (long)report_seq);
+    writer_puts(w, "trigger ");
+    writer_puts(w, trigger);
+    writer_putc(w, '\n');
+    if (label) {
+        writer_puts(w, "label ");
+        for (const char *p = label; *p; p++)   /* one line, whatever it holds */
+            writer_putc(w, *p == '\n' ? ' ' : *p);
+        writer_putc(w, '\n');
+    }
+    put_utc_time(w);
+    put_seconds(w, "uptime", uptime);
+    put_seconds(w, "interval", interval);
+}
+
+static void put_totals(struct writer *w, const struct gather *g)
+{
+    put_key(w, "live-bytes", g->live_bytes);
+    put_key(w, "live-blocks", g->live_blocks);
+    writer_puts(w, "delta-bytes ");
+    put_signed(w, g->live_bytes - g->prev_bytes);
+    writer_puts(w, "\ndelta-blocks ");
+    put_signed(w, g->live_blocks - g->prev_blocks);
+    writer_putc(w, '\n');
+    put_key(w, "peak-bytes", tracer_peak_bytes(g->live_bytes));
+    put_key(w, "allocations", g->allocs);
+    put_key(w, "frees", g->frees);
+    put_key(w, "interval-allocations", g->allocs - g->prev_allocs);
+    put_key(w, "interval-frees", g->frees - g->prev_frees);
+    put_key(w, "stacks", (long)g->n);
+}
+
+static void put_body(struct writer *w, struct gather *g, double interval)
+{
+    qsort(g->rows, g->n, sizeof *g->rows, by_delta_then_live);
+    size_t listed = g->n < MAX_LISTED_STACKS ? g->n : MAX_LISTED_STACKS;
+    writer_puts(w, "\n");
+    for (size_t i = 0; i < listed; i++)
+        put_stack_row(w, &g->rows[i], interval);
+    if (g->n > listed) {
+        put_key(w, "stacks-omitted", (long)(g->n - listed));
+    }
+    size_t total_frames = 0;
+    for (size_t i = 0; i < g->n; i++)
+        total_frames += g->rows[i].s->depth;
+    size_t slots = 64;
+    while (slots < 2 * total_frames)
+        slots *= 2;
+    struct frame_row *table = pages_map(slots * sizeof *table);
+    writer_puts(w, "\nby-frame\n");
+    if (table) {
+        size_t n = frames_by_bytes(g, table, slots);
+        for (size_t i = 0; i < n && i < MAX_LISTED_FRAMES; i++) {
+            writer_puts(w, "  ");
+            writer_dec(w, (uint64_t)table[i].bytes);
+            writer_puts(w, " bytes ");
+            writer_dec(w, (uint64_t)table[i].blocks);
+            writer_puts(w, " blocks ");
+            put_frame(w, table[i].f);
+        }
+        pages_unmap(table, slots * sizeof *table);
+    }
+    writer_puts(w, "end\n");
+}
+
+/* ---- destination -------------------------------------------------------- */
+
+static const char *program_name(char *buf, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    const char *slash = strrchr(buf, '/');
+    return slash ? slash + 1 : buf;
+}
+
+/* PATTERN with %p (pid), %n (sequence), %e (program) and %% expanded. */
+static int expand_report_name(const char *pattern, char *out, size_t size)
+{
+    char prog[4096], num[2][24];
+    const char *name = program_name(prog, sizeof prog);
+    *fmt_dec(num[0], (uint64_t)getpid()) = '\0';
+    *fmt_dec(num[1], report_seq) = '\0';
+    size_t n = 0;
+    for (const char *p = pattern; *p; p++) {
+        const char *piece = p;
+        size_t len = 1;
+        if (p[0] == '%' && p[1]) {
+            p++;
+            piece = *p == 'p' ? num[0] : *p == 'n' ? num[1] :
+                    *p == 'e' ? name : *p == '%' ? "%" : p - 1;
+            len = piece == p - 1 ? 2 : strlen(piece);
+        }
+        if (n + len >= size)
+            return -1;
+        memcpy(out + n, piece, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+/* The default: beside the log ("LOG.N.memlog"), else
+ * "PROGRAM-PID-N.memlog" in the working directory. */
+static int default_report_name(char *out, size_t size)
+{
+    const char *log = tracer_log_path();
+    char pattern[4200];
+    if (log && strlen(log) < 4000) {
+        strcpy(pattern, log);
+        for (char *p = pattern; *p; p++)
+            if (*p == '%')
+                *p = '_';   /* a log name is not a pattern */
+        strcat(pattern, ".%n.memlog");
+    } else {
+        strcpy(pattern, "%e-%p-%n.memlog");
+    }
+    return expand_report_name(pattern, out, size);
+}
+
+/* Opens where this report goes; *OWNED says whether to close it. */
+static int open_destination(int *owned)
+{
+    const char *pattern = mt_config.report_pattern;
+    char path[4096];
+    *owned = 0;
+    if (strcmp(pattern, "stderr") == 0)
+        return STDERR_FILENO;
+    int bad = *pattern ? expand_report_name(pattern, path, sizeof path)
+                       : default_report_name(path, sizeof path);
+    if (bad)
+        return -1;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    *owned = fd >= 0;
+    return fd;
+}
+
+int report_write(const char *trigger, const char *label)
+{
+    pthread_mutex_lock(&report_lock);
+    report_seq++;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double interval = seconds_between(&previous_report, &now);
+    double uptime = seconds_between(&clock_zero, &now);
+    previous_report = now;
+
+    struct gather g = { 0 };
+    g.cap = stacktab_count() + 64;
+    g.rows = pages_map(g.cap * sizeof *g.rows);
+    if (g.rows == NULL)
+        g.cap = 0;
+    stacktab_each(gather_stack, &g);
+
+    int owned, result = -1;
+    int fd = open_destination(&owned);
+    if (fd >= 0) {
+        struct writer w;
+        writer_init(&w, fd, report_buffer, sizeof report_buffer);
+        put_header(&w, trigger, label, uptime, interval);
+        put_totals(&w, &g);
+        put_body(&w, &g, interval);
+        result = writer_flush(&w) ? -1 : 0;
+        if (owned)
+            close(fd);
+    }
+    pages_unmap(g.rows, g.cap * sizeof *g.rows);
+    pthread_mutex_unlock(&report_lock);
+    return result;
+}
+
+/* ---- the signal trigger --------------------------------------------------- */
+
+static sem_t report_wanted;
+static int watched_signal;
+
+static void on_report_signal(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    sem_post(&report_wanted);   /* async-signal-safe; the thread does the rest */
+    errno = saved;
+}
+
+static void *reporter_thread(void *arg)
+{
+    (void)arg;
+    guard_enter();   /* this thread's own allocations are never traced */
+    for (;;) {
+        while (sem_wait(&report_wanted) != 0 && errno == EINTR)
+            ;
+        if (tracer_active())
+            report_write("signal", NULL);
+    }
+    return NULL;
+}
+
+void report_watch_signal(int sig)
+{
+    if (sig <= 0 || watched_signal)
+        return;
+    watched_signal = sig;
+    sem_init(&report_wanted, 0, 0);
+    /* The thread blocks every signal so the program's are never delivered
+     * to it. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t tid;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int failed = pthread_create(&tid, &attr, reporter_thread, NULL);
+    pthread_attr_destroy(&attr);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (failed)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_report_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}

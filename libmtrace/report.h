@@ -1,0 +1,20 @@
+/* report.h - reports from a running process: what is live, what grew since
+ * the previous report, and which stacks and frames hold it.  The format is
+ * doc/report.md.  GPL-3.0-or-later. */
+#ifndef MT_REPORT_H
+#define MT_REPORT_H
+
+/* Notes the start of collection (the zero of "uptime" and intervals). */
+void report_start_clock(void);
+/* Writes one report.  TRIGGER says what asked ("mtrace", "muntrace",
+ * "exit", "signal", "api"), LABEL is the API caller's text or NULL.
+ * Returns 0, or -1 when the destination could not be written.
+ * Called with the recursion guard set and no tracer lock held. */
+int report_write(const char *trigger, const char *label);
+/* Reports on signal SIG: the handler only posts a semaphore; a thread of
+ * ours writes the report, so it comes even while the program is idle. */
+void report_watch_signal(int sig);
+/* Live bytes and blocks now, summed over the stacks. */
+void report_live(long *bytes, long *blocks);
+
+#endif
