@@ -151,6 +151,12 @@ min_frames() {
 	awk '$1 == "#s" && (m == "" || NF - 2 < m) { m = NF - 2 } END { print m + 0 }' "$1"
 }
 
+# trace_logs BASE: BASE and the per-process logs BASE.*, one per line (not
+# the "*.memlog" leak reports libmtrace writes beside them).
+trace_logs() {
+	ls -d "$1" "$1".* 2>/dev/null | grep -v '\.memlog$'
+}
+
 # check_all_logs PATTERN...: mtrace every log (with the binary from its "#p"
 # record) and fail on any never-alloc'd line; duplicates are counted too.
 check_all_logs() {

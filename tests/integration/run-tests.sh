@@ -25,7 +25,8 @@ ALL_TESTS=(
 	static static-O0 strdup template template-mtraceinit cxx-demangle
 	mtraceinit exit-return exit-exit exit-_exit muntrace dlopen
 	depth config-unknown unwinders
-	threads fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-system
+	threads thread-exit concurrent percent-p
+	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-system exec-self
 	setuid devfull eintr
 	classic semantics
 	real-python real-perl real-bash real-gcc real-git real-sort

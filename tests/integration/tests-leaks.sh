@@ -40,7 +40,7 @@ t_strdup() {
 }
 
 t_template() {
-	leak_run leak_template "40 100 120" || return 1
+	leak_run leak_template "40 100 120 128" || return 1
 	[ "$MODE" = libmtrace ] || return 0
 	expect_stack log 100 /build/ 'Pool<int>::grab\(unsigned long\)' main &&
 		expect_stack log 40 /build/ 'Pool<Widget>::make_one\(\)' main
@@ -50,16 +50,18 @@ t_template() {
 # released by __gnu_cxx::__freeres, leaving exactly the program's leaks.
 t_template_mtraceinit() {
 	need_libmtrace || return
-	leak_run leak_template "40 100 120" MEMLEAK_CONFIG=mtraceinit
+	leak_run leak_template "40 100 120 128" MEMLEAK_CONFIG=mtraceinit
 }
 
 t_cxx_demangle() {
 	need_libmtrace || return
-	leak_run leak_template "40 100 120" || return 1
+	leak_run leak_template "40 100 120 128" || return 1
 	grep -qE '^#f [0-9]+ 0x[0-9a-f]+ 0x[0-9a-f]+ Pool<int>::grab\(unsigned long\)$' log ||
 		{ fail "no demangled '#f ... Pool<int>::grab(unsigned long)' record"; grep '^#f' log | head; return 1; }
 	grep -qE '^#f .* operator new(\[\])?\(unsigned long\)$' log ||
 		{ fail "no demangled '#f ... operator new(unsigned long)' record"; return 1; }
+	grep -qE "^#f [0-9]+ 0x[0-9a-f]+ 0x[0-9a-f]+ .*std::vector<int" log ||
+		{ fail "no demangled std::vector<int...> #f record"; return 1; }
 	! grep -qE '^#f .* _Z' log || { fail "mangled names in #f records:"; grep -m3 '^#f .* _Z' log; return 1; }
 }
 

@@ -22,6 +22,42 @@ t_threads() {
 	note "glibc libc_malloc_debug.so on the same program: ${counts[*]} duplicate/never-alloc'd lines in $THREAD_RUNS runs"
 }
 
+# Thread-exit destructors free blocks after the thread's code is done.
+t_thread_exit() {
+	leak_run thread_exit 77 || return 1
+	grep -q '^joined 50$' out || { fail "output: $(cat out)"; return 1; }
+}
+
+# Two traced processes at once with the same MALLOC_TRACE: the first (a
+# "sleep 2" traced from load) holds LOG; the second must not truncate it and
+# writes LOG.<pid>.  A later run reuses LOG, which no live process holds.
+t_concurrent() {
+	need_libmtrace || return
+	local i other
+	traced log MEMLEAK_CONFIG=mtraceinit sleep 2 &
+	for i in $(seq 100); do [ -e log ] && break; sleep 0.05; done
+	traced log "$BUILD/threads" >out 2>&1 || { fail "threads run: $(cat out)"; return 1; }
+	wait
+	[[ "$(log_program log)" == */sleep ]] || { fail "LOG is not sleep's: $(log_program log)"; return 1; }
+	other=$(trace_logs log | grep -v '^log$')
+	[ "$(wc -w <<<"$other")" -eq 1 ] || { fail "logs: $(trace_logs log)"; return 1; }
+	expect_leaks "$BUILD/threads" "$other" "1000 1001 1002 1003" || return 1
+	check_all_logs log || return 1
+	rm -f log.*
+	leak_run leak_static "63 100 200 5000" || return 1
+	[ "$(trace_logs log)" = log ] || { fail "a rerun did not reuse LOG: $(trace_logs log)"; return 1; }
+}
+
+# "%p" in MALLOC_TRACE is replaced by the process id.
+t_percent_p() {
+	need_libmtrace || return
+	local pid
+	traced 'log.%p' MEMLEAK_CONFIG=mtraceinit "$BUILD/exec_child" >out 2>err
+	pid=$(awk '{ print $3 }' out)
+	[ -f "log.$pid" ] || { fail "no log.$pid; files: $(ls)"; return 1; }
+	expect_leaks "$BUILD/exec_child" "log.$pid" "321 654"
+}
+
 # fork_case PROGRAM exit|_exit: the child writes its own self-contained log.
 fork_case() {
 	local prog=$1 ppid child addr
@@ -31,7 +67,7 @@ fork_case() {
 	expect_leaks "$BUILD/$prog" log "111 444" || { fail "(parent log)"; return 1; }
 	[ -f "log.$child" ] || { fail "no child log log.$child; files: $(ls)"; return 1; }
 	expect_leaks "$BUILD/$prog" "log.$child" "222 333" || { fail "(child log)"; return 1; }
-	[ "$(ls log* | wc -l)" -eq 2 ] || { fail "unexpected logs: $(ls log*)"; return 1; }
+	[ "$(trace_logs log | wc -l)" -eq 2 ] || { fail "unexpected logs: $(trace_logs log)"; return 1; }
 	ppid=$(log_field log pid)
 	[ -n "$ppid" ] && [ "$(log_field "log.$child" forked-from)" = "$ppid" ] ||
 		{ fail "child header: $(sed -n 2p "log.$child"), parent pid $ppid"; return 1; }
@@ -62,9 +98,9 @@ t_fork_threads() {
 	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
 	expect_leaks "$BUILD/fork_threads" log "" || return 1
 	[ "$MODE" = libmtrace ] || return 0
-	logs=$(ls log.* 2>/dev/null | wc -l)
+	logs=$(trace_logs log | grep -vc '^log$')
 	[ "$logs" -eq $n ] || { fail "$logs child logs, expected $n"; return 1; }
-	check_children log.*
+	check_children $(trace_logs log | grep -v '^log$')
 }
 
 # check_children LOG...: no bogus lines; the child's own blocks were freed.
@@ -88,15 +124,30 @@ exec_case() {
 	child_pid=$(awk '$1 == "child" && $2 == "pid" { print $3 }' out)
 	[[ "$(log_program log)" == */exec_parent ]] || { fail "./log is not the parent's: #p $(log_program log)"; return 1; }
 	expect_leaks "$BUILD/exec_parent" log "123 124" || { fail "(parent log)"; return 1; }
-	for f in log.*; do
+	for f in $(trace_logs log); do
 		[[ "$(log_program "$f")" == */exec_child ]] && child_logs+=("$f")
 	done
 	[ ${#child_logs[@]} -eq 1 ] || { fail "exec_child logs: ${child_logs[*]} (all: $(ls))"; return 1; }
 	[[ ${child_logs[0]} =~ ^log\.$child_pid(\.[0-9]+)?$ ]] ||
 		{ fail "child log named ${child_logs[0]}, child pid $child_pid"; return 1; }
 	expect_leaks "$BUILD/exec_child" "${child_logs[0]}" "321 654" || return 1
-	note "logs: $(for f in log*; do printf '%s=%s ' "$f" "$(basename "$(log_program "$f")")"; done)"
-	check_all_logs log*
+	note "logs: $(for f in $(trace_logs log); do printf '%s=%s ' "$f" "$(basename "$(log_program "$f")")"; done)"
+	check_all_logs $(trace_logs log)
+}
+
+# The traced process exec()s without forking: LOG keeps the old image's
+# events (flushed before the exec), the new image writes LOG.<pid>.
+t_exec_self() {
+	need_libmtrace || return
+	local pid
+	traced log MEMLEAK_CONFIG=mtraceinit "$BUILD/exec_parent" exec "$BUILD/exec_child" >out 2>err
+	[ $? -eq 7 ] || { fail "exit status is not the child's 7: $(cat out err)"; return 1; }
+	pid=$(awk '$1 == "child" && $2 == "pid" { print $3 }' out)
+	expect_leaks "$BUILD/exec_parent" log "123" || { fail "(log of the image before exec)"; return 1; }
+	[ "$(log_field log pid)" = "$pid" ] || { fail "LOG pid is not $pid"; return 1; }
+	[ -f "log.$pid" ] || { fail "no log.$pid; files: $(ls)"; return 1; }
+	[[ "$(log_program "log.$pid")" == */exec_child ]] || { fail "log.$pid is not exec_child's"; return 1; }
+	expect_leaks "$BUILD/exec_child" "log.$pid" "321 654"
 }
 
 t_exec_fork() { need_libmtrace || return; exec_case fork; }

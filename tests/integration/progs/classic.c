@@ -2,7 +2,9 @@
  * classic.c - every operation glibc's tracer logs, for a line-by-line
  * comparison of MEMLEAK_CONFIG=classic with libc_malloc_debug.so.
  * Known leaks: 100 (malloc), 6 (strdup), 60 (calloc), 256 (memalign),
- * 4096 (valloc), 48 (aligned_alloc), 512 (realloc'd). */
+ * 4096 (valloc), 48 (aligned_alloc), 512 (realloc'd).
+ * No pvalloc: glibc 2.36's tracer logs (and allocates) pvalloc(100) as
+ * 0x1001 bytes (its ALIGN_UP masks with -(pagesize - 1)), a glibc bug. */
 #include <malloc.h>
 #include <mcheck.h>
 #include <stdlib.h>
@@ -28,7 +30,6 @@ static void aligned_ops(void)
 	keep[5] = aligned_alloc(32, 48);
 	if (posix_memalign(&p, 128, 300) == 0)
 		free(p);
-	free(used(pvalloc(100)));
 }
 
 static void realloc_ops(void)

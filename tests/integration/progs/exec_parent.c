@@ -2,7 +2,8 @@
  * exec_parent.c - a traced process runs another traced program, which
  * inherits LD_PRELOAD, MALLOC_TRACE and MEMLEAK_CONFIG.
  * Known leaks: 123 (before the child runs) and 124 (after it finished).
- * Usage: exec_parent fork|system CHILD */
+ * "exec" replaces the parent itself: its log must keep the 123-byte leak.
+ * Usage: exec_parent fork|system|exec CHILD */
 #include <mcheck.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,10 @@ int main(int argc, char **argv)
 	before = malloc(123);
 	escape(before);
 	free(used(malloc(64)));
+	if (strcmp(argv[1], "exec") == 0) {
+		execv(argv[2], argv + 2);
+		return 127;
+	}
 	if (strcmp(argv[1], "system") == 0)
 		status = system(argv[2]);
 	else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // leak_template.cc - leaks through operator new inside template members.
-// Known leaks: 100 (new int[25]), 40 (new Widget), 120 (new Widget[3]).
+// Known leaks: 100 (new int[25]), 40 (new Widget), 120 (new Widget[3]),
+// 128 (an over-aligned object: operator new(size_t, align_val_t)).
 #include <mcheck.h>
 #include <cstddef>
 #include <stdexcept>
@@ -11,29 +12,41 @@ struct Widget {
 	char data[40];
 };
 
+struct alignas(128) Overaligned {
+	char data[100];
+};
+
 template <typename T> class Pool {
 public:
+	// Both members use "this", so GCC keeps them as the (exported, with
+	// -rdynamic) template instances instead of local .isra clones.
 	__attribute__((noinline)) T *grab(std::size_t n)
 	{
 		T *p = new T[n];
+		handed_out += n;
+		escape(this);
 		escape(p);
 		return p;
 	}
 	__attribute__((noinline)) T *make_one()
 	{
 		T *p = new T();
+		handed_out++;
+		escape(this);
 		escape(p);
 		return p;
 	}
 
 private:
+	std::size_t handed_out = 0;
+
 	static void escape(const void *p)
 	{
 		__asm__ volatile("" : : "r"(p) : "memory");
 	}
 };
 
-static void *kept[3];
+static void *kept[4];
 
 __attribute__((noinline)) static void no_leaks()
 {
@@ -46,15 +59,21 @@ __attribute__((noinline)) static void no_leaks()
 		throw std::runtime_error(s);
 	} catch (const std::exception &) {
 	}
-	delete[] Pool<long>().grab(7);
+	Pool<long> longs;
+	delete[] longs.grab(7);
+	delete Pool<Overaligned>().make_one();
 }
 
 int main()
 {
 	mtrace();
-	kept[0] = Pool<int>().grab(25);
-	kept[1] = Pool<Widget>().make_one();
-	kept[2] = Pool<Widget>().grab(3);
+	Pool<int> ints;
+	Pool<Widget> widgets;
+
+	kept[0] = ints.grab(25);
+	kept[1] = widgets.make_one();
+	kept[2] = widgets.grab(3);
+	kept[3] = new Overaligned();
 	no_leaks();
 	__asm__ volatile("" : : "r"(kept) : "memory");
 	return 0;

@@ -15,6 +15,10 @@ void *plugin_leak(void);
 
 void *plugin_leak(void)
 {
+	void *p;
+
 	free(plugin_helper(88));
-	return plugin_helper(77);
+	p = plugin_helper(77);
+	escape(p);	/* no tail call: plugin_leak stays on the stack */
+	return p;
 }
