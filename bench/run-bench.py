@@ -12,8 +12,10 @@
 
 import argparse
 import os
+import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -73,19 +75,23 @@ class Config:
     reduced: run at --vg-fraction of the size and extrapolate."""
 
     def __init__(self, name, env=None, prefix=(), log=None, needs=(),
-                 reduced=False):
+                 reduced=False, default=True):
         self.name, self.env, self.prefix = name, env or {}, list(prefix)
         self.log, self.needs, self.reduced = log, needs, reduced
+        self.default = default        # run unless --configs names others
         self.broken = None            # reason, once a smoke test failed
 
     def available(self):
         return self.broken is None and all(os.path.exists(n) for n in self.needs)
 
-    def environment(self, tmp):
-        env = {k: v for k, v in os.environ.items() if k not in TRACER_VARS}
-        for k, v in self.env.items():
-            env[k] = v.replace("{tmp}", tmp)
-        return env
+    def settings(self, tmp):
+        """The tracer's VAR=VALUE settings, for the traced program only."""
+        return ["%s=%s" % (k, v.replace("{tmp}", tmp)) for k, v in self.env.items()]
+
+
+def clean_env():
+    """The caller's environment without any tracer variables."""
+    return {k: v for k, v in os.environ.items() if k not in TRACER_VARS}
 
 
 VALGRIND = ["valgrind", "-q", "--leak-check=full", "--error-exitcode=0"]
@@ -110,6 +116,11 @@ CONFIGS = [
     Config("lsan", {"LD_PRELOAD": LSAN,
                     "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
            needs=[LSAN]),
+    # LSan with full stacks (its slow DWARF unwinder): only on request,
+    # it costs ~3 us per allocation.
+    Config("lsan-slow", {"LD_PRELOAD": LSAN, "LSAN_OPTIONS":
+                         "detect_leaks=1:exitcode=0:fast_unwind_on_malloc=0"},
+           needs=[LSAN], default=False),
     Config("valgrind", prefix=VALGRIND, needs=[shutil.which("valgrind") or "/nonexistent"],
            reduced=True),
 ]
@@ -122,14 +133,15 @@ class Result:
         self.wall, self.maxrss_kb, self.status = wall, maxrss_kb, status
 
 
-def spawn_timed(argv, env, out, err):
-    """Runs argv under ./runit; returns wall time, peak RSS, exit status.
-    runit (not Python) is the parent so ru_maxrss is the child's own."""
+def spawn_timed(argv, out, err, settings=()):
+    """Runs argv under ./runit with the tracer settings (VAR=VALUE) given to
+    argv alone; returns wall time, peak RSS, exit status.  runit (not
+    Python) is the parent so ru_maxrss is the child's own."""
     res = out + ".runit"
     acts = [(os.POSIX_SPAWN_OPEN, 1, out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
             (os.POSIX_SPAWN_OPEN, 2, err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
-    runner = [RUNIT, res, str(RUN_TIMEOUT)] + argv
-    pid = os.posix_spawn(RUNIT, runner, env, file_actions=acts)
+    runner = [RUNIT, res, str(RUN_TIMEOUT)] + list(settings) + ["--"] + argv
+    pid = os.posix_spawn(RUNIT, runner, clean_env(), file_actions=acts)
     _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit("runit failed on %s" % " ".join(argv))
@@ -140,12 +152,11 @@ def spawn_timed(argv, env, out, err):
 
 def run_one(cfg, argv, tmp):
     """One timed run in BENCH; the tracer's log is left in tmp for sizing."""
-    env = cfg.environment(tmp)
     cwd = os.getcwd()
     os.chdir(BENCH)
     try:
-        return spawn_timed(cfg.prefix + argv, env,
-                           os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr"))
+        return spawn_timed(cfg.prefix + argv, os.path.join(tmp, "stdout"),
+                           os.path.join(tmp, "stderr"), cfg.settings(tmp))
     finally:
         os.chdir(cwd)
 
@@ -403,24 +414,40 @@ def beyond_native(bench, w, c):
 # ---------------------------------------------------------- checker compare
 
 def checker_compare(args, tmp):
-    """Times mtrace-check against glibc's Perl mtrace on one large log from
-    the two-thread workload, and diffs their outputs (stdout + status)."""
+    """Times mtrace-check against glibc's Perl mtrace on large logs of the
+    two-thread workload: one with stacks (ours) and one classic (glibc's),
+    and compares their outputs and exit statuses."""
     print("## mtrace-check vs /usr/bin/mtrace\n")
-    src = next(c for c in CONFIGS if c.name == "ours-stacks")
-    if not src.available():
-        src = next(c for c in CONFIGS if c.name == "glibc")
     n = max(1, int(1_000_000 * args.scale))
+    rows = []
+    for cname in ("ours-stacks", "glibc"):
+        src = next(c for c in CONFIGS if c.name == cname)
+        if src.available():
+            rows += compare_on_log(args, tmp, src, n)
+        clear_logs(tmp)
+    table(["log", "lines", "/usr/bin/mtrace s", "mtrace-check s", "speed-up",
+           "target", "", "output", ""], rows)
+    print("Output rule: identical stdout and exit status; on a log with stacks"
+          " mtrace-check may\nonly append its documented 'Leaks grouped by"
+          " allocation stack' section.\n")
+
+
+def compare_on_log(args, tmp, src, n):
+    """One table row: both checkers on the log `src` writes for wl pairs."""
     r = run_one(src, ["./wl", "pairs", str(n), "2"], tmp)
     log = os.path.join(tmp, "log")
     if r.status != 0 or not os.path.exists(log):
-        print("could not produce the log (%s exit %d)\n" % (src.name, r.status))
-        return
-    lines = count_lines(log)
-    print("log: %s run of `wl pairs %d 2`, %d lines, %.1f MB\n"
-          % (src.name, n, lines, os.path.getsize(log) / 1e6))
+        return [[src.name, "could not write the log (exit %d)" % r.status]
+                + [""] * 7]
     times, outs = time_checkers(args.checker_runs, log, tmp)
-    print_checker_table(times, outs, lines)
-    clear_logs(tmp)
+    perl, ours = (statistics.median(times[k]) if k in times else None
+                  for k, _ in CHECKERS)
+    speed = ratio(perl, ours)
+    same = same_output(outs)
+    return [[src.name, count_lines(log), fmt(perl), fmt(ours),
+             fmt(speed, "%.1fx"), ">= 20x", verdict(speed, 20, le=False),
+             {None: "n/a", True: "same", False: "DIFFERENT"}[same],
+             {None: "n/a", True: "PASS", False: "FAIL"}[same]]]
 
 
 def count_lines(path):
@@ -434,46 +461,45 @@ CHECKERS = [("/usr/bin/mtrace", GLIBC_MTRACE), ("mtrace-check", CHECKER)]
 def time_checkers(runs, log, tmp):
     """Alternates the two checkers; keeps each one's first output."""
     times, outs = {}, {}
-    env = {k: v for k, v in os.environ.items() if k not in TRACER_VARS}
     for _ in range(runs):
         for name, path in CHECKERS:
             if not os.path.exists(path):
                 continue
             out = os.path.join(tmp, "out-" + os.path.basename(path))
-            r = spawn_timed([path, os.path.join(BENCH, "wl"), log], env,
+            r = spawn_timed([path, os.path.join(BENCH, "wl"), log],
                             out, os.path.join(tmp, "stderr"))
             times.setdefault(name, []).append(r.wall)
             if name not in outs:
                 with open(out, "rb") as f:
                     outs[name] = (r.status, f.read())
+                keep_output(out, log)
     return times, outs
 
 
-def print_checker_table(times, outs, lines):
-    perl, ours = (statistics.median(times[n]) if n in times else None
-                  for n, _ in CHECKERS)
-    speed = ratio(perl, ours)
-    same = None
-    if len(outs) == 2:
-        same = outs["/usr/bin/mtrace"] == outs["mtrace-check"]
-    table(["", "measured", "target", ""], [
-        ["/usr/bin/mtrace (s)", fmt(perl), "", ""],
-        ["mtrace-check (s)", fmt(ours), "", ""],
-        ["speed-up", fmt(speed, "%.1fx"), ">= 20x", verdict(speed, 20, le=False)],
-        ["identical output + status", "n/a" if same is None else
-         ("yes" if same else "NO"), "yes",
-         "n/a" if same is None else ("PASS" if same else "FAIL")],
-    ])
-    if "/usr/bin/mtrace" in outs:
-        status, text = outs["/usr/bin/mtrace"]
-        print("(/usr/bin/mtrace exit %d, %d output lines, log %d lines)\n"
-              % (status, text.count(b"\n"), lines))
+def keep_output(out, log):
+    """Keeps each checker's output next to the bench for a later diff."""
+    kind = "stacks" if b"\n#s " in open(log, "rb").read(1 << 16) else "classic"
+    shutil.copy(out, os.path.join(BENCH, "last-%s.%s.txt"
+                                  % (os.path.basename(out), kind)))
+
+
+def same_output(outs):
+    """True if the checkers agree (see the output rule), None if one is
+    missing."""
+    if len(outs) < 2:
+        return None
+    (s1, perl), (s2, ours) = outs["/usr/bin/mtrace"], outs["mtrace-check"]
+    if s1 != s2 or not ours.startswith(perl):
+        return False
+    extra = ours[len(perl):]
+    return extra == b"" or extra.startswith(b"\nLeaks grouped by allocation stack")
 
 
 # ---------------------------------------------------------------- profiling
 
 def profile(args, tmp):
-    """perf record -g of the stack-logging run; prints the top symbols."""
+    """perf record -g of the stack-logging run; prints the top symbols.
+    The tracer's variables go through env(1) so perf itself is untraced."""
     print("## perf profile of ours-stacks, `wl pairs N 1`\n")
     cfg = next(c for c in CONFIGS if c.name == "ours-stacks")
     if not cfg.available() or not shutil.which("perf"):
@@ -481,16 +507,72 @@ def profile(args, tmp):
         return
     data = os.path.join(tmp, "perf.data")
     n = str(max(1, int(1_000_000 * args.scale)))
-    rec = ["perf", "record", "-q", "-g", "-o", data, "--", "./wl", "pairs", n, "1"]
-    run_one(Config("perf", cfg.env), rec, tmp)
-    rep = ["perf", "report", "-i", data, "--no-children", "--stdio",
-           "--sort", "dso,symbol", "-g", "none", "--percent-limit", "1"]
-    spawn_timed(rep, dict(os.environ), os.path.join(tmp, "perf.txt"),
-                os.path.join(tmp, "stderr"))
-    with open(os.path.join(tmp, "perf.txt")) as f:
-        print("```\n" + "".join(l for l in f if l.strip() and
-                                not l.startswith("#")) + "```\n")
+    rec = ["perf", "record", "-q", "-g", "-o", data, "--", "env"] + \
+        cfg.settings(tmp) + ["./wl", "pairs", n, "1"]
+    run_one(Config("perf"), rec, tmp)
+    print_perf_report(data, tmp)
     clear_logs(tmp)
+
+
+def print_perf_report(data, tmp):
+    """Self time by library, then by symbol (entries >= 1%)."""
+    print("```")
+    for sort in ("dso", "dso,symbol"):
+        for line in perf_report(data, tmp, sort):
+            print(name_stripped_address(line))
+        print()
+    print("```\n")
+
+
+def perf_report(data, tmp, sort):
+    rep = ["perf", "report", "-i", data, "--no-children", "--stdio",
+           "--sort", sort, "-g", "none", "--percent-limit", "1"]
+    txt = os.path.join(tmp, "perf.txt")
+    spawn_timed(rep, txt, os.path.join(tmp, "stderr"))
+    with open(txt) as f:
+        lines = [ln.rstrip() for ln in f if ln.strip() and not ln.startswith("#")]
+    # perf pads each line with empty "-" columns; drop them.
+    return [re.sub(r"(\s+-)+$", "", ln) for ln in lines]
+
+
+LIBDIRS = ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"]
+
+
+def name_stripped_address(line):
+    """A stripped library (libunwind) shows raw offsets; name them by the
+    nearest exported symbol below, which is a hint, not a certainty."""
+    m = re.search(r"(\S+\.so[.\d]*)\s+\[\.\] 0x([0-9a-f]+)$", line)
+    if not m:
+        return line
+    lib = next((os.path.join(d, m.group(1)) for d in LIBDIRS
+                if os.path.exists(os.path.join(d, m.group(1)))), None)
+    sym = nearest_symbol(lib, int(m.group(2), 16)) if lib else None
+    return line + ("  (%s)" % sym if sym else "")
+
+
+_SYMS = {}
+
+
+def nearest_symbol(lib, off):
+    if lib not in _SYMS:
+        _SYMS[lib] = exported_symbols(lib)
+    below = [(a, n) for a, n in _SYMS[lib] if a <= off]
+    return "%s+0x%x?" % (below[-1][1], off - below[-1][0]) if below else None
+
+
+def exported_symbols(lib):
+    """Sorted (address, name) of lib's defined dynamic symbols."""
+    try:
+        out = subprocess.run(["nm", "-D", "--defined-only", lib],
+                             capture_output=True, text=True).stdout
+    except OSError:
+        return []
+    syms = []
+    for ln in out.splitlines():
+        f = ln.split()
+        if len(f) == 3 and f[1] in "TtWi":
+            syms.append((int(f[0], 16), f[2]))
+    return sorted(syms)
 
 
 # --------------------------------------------------------------------- main
@@ -512,7 +594,7 @@ def parse_args():
 
 def select(items, names, keep=()):
     if not names:
-        return items
+        return [i for i in items if getattr(i, "default", True)]
     wanted = set(names.split(",")) | set(keep)
     return [i for i in items if i.name in wanted]
 

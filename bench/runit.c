@@ -1,6 +1,8 @@
 /* runit.c - runs a command and reports its wall time, peak RSS and exit
- * status:  runit RESULTFILE TIMEOUT PROG [ARG...]
+ * status:  runit RESULTFILE TIMEOUT [VAR=VALUE...] -- PROG [ARG...]
  * RESULTFILE gets one line "WALL_SECONDS MAXRSS_KIB EXIT_STATUS".
+ * The VAR=VALUE settings (LD_PRELOAD, MALLOC_TRACE...) go to PROG only,
+ * so the tracer under test never loads into the runner itself.
  * After TIMEOUT seconds (0: none) the command is killed, so one hung
  * tracer cannot hang the whole bench.
  *
@@ -13,6 +15,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,10 +44,24 @@ static int exit_status(int status)
 	return WEXITSTATUS(status);
 }
 
+/* In the forked child: set the tracer's variables, then become PROG. */
+static void exec_child(char **vars, int nvars, char **cmd)
+{
+	for (int i = 0; i < nvars; i++)
+		putenv(vars[i]);
+	execvp(cmd[0], cmd);
+	perror(cmd[0]);
+	_exit(127);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fputs("usage: runit RESULTFILE TIMEOUT PROG [ARG...]\n", stderr);
+	int prog = 3;
+	while (prog < argc && strcmp(argv[prog], "--"))
+		prog++;
+	if (prog + 1 >= argc) {
+		fputs("usage: runit RESULTFILE TIMEOUT [VAR=VALUE...] -- PROG [ARG...]\n",
+		      stderr);
 		return 2;
 	}
 	FILE *out = fopen(argv[1], "w");
@@ -54,11 +71,8 @@ int main(int argc, char **argv)
 	}
 	double t0 = now();
 	pid_t pid = fork();
-	if (pid == 0) {
-		execvp(argv[3], argv + 3);
-		perror(argv[3]);
-		_exit(127);
-	}
+	if (pid == 0)
+		exec_child(argv + 3, prog - 3, argv + prog + 1);
 	child = pid;
 	signal(SIGALRM, on_alarm);
 	alarm(atoi(argv[2]));
