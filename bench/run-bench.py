@@ -103,7 +103,15 @@ CONFIGS = [
     Config("ours-classic", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
                             "MEMLEAK_CONFIG": "classic"},
            log="log", needs=[OURS]),
-    Config("ours-nolog", {"LD_PRELOAD": OURS}, needs=[OURS]),
+    # No MALLOC_TRACE: ours only collects and writes a leak report at exit;
+    # report= sends it to the scratch dir instead of the working directory.
+    Config("ours-nolog", {"LD_PRELOAD": OURS,
+                          "MEMLEAK_CONFIG": "report={tmp}/report.%p.memlog"},
+           needs=[OURS]),
+    # glibc's backtrace() unwinder instead of libunwind: only on request.
+    Config("ours-glibcunw", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
+                             "MEMLEAK_CONFIG": "unwind=glibc"},
+           log="log", needs=[OURS], default=False),
     Config("glibc", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": GLIBC_DEBUG},
            log="log", needs=[GLIBC_DEBUG]),
     # heaptrack's own script pipes the preload's raw output through
@@ -163,7 +171,7 @@ def run_one(cfg, argv, tmp):
 
 def clear_logs(tmp):
     for name in os.listdir(tmp):
-        if name.startswith(("log", "ht.raw")):
+        if name.startswith(("log", "ht.raw", "report")):
             os.unlink(os.path.join(tmp, name))
 
 
