@@ -27,9 +27,9 @@ ALL_TESTS=(
 	depth config-unknown unwinders
 	threads thread-exit concurrent percent-p
 	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-system exec-self
-	setuid devfull eintr
+	setuid devfull eintr closefds
 	classic semantics
-	real-python real-perl real-bash real-gcc real-git real-sort
+	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
 )
 
 passed=0 failed=0 skipped=0

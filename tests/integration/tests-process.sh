@@ -194,6 +194,22 @@ t_devfull() {
 		{ fail "stderr is not one 'libmtrace:' line: $(head -c 500 err)"; return 1; }
 }
 
+# The program closes every descriptor above 2 and opens ten files of its
+# own, which get the lowest free descriptors: none of the log may land in
+# them.  (Whether tracing goes on is not checked here.)
+t_closefds() {
+	local st k
+	"$BUILD/closefds" native >native.out || { fail "native run failed"; return 1; }
+	traced log "$BUILD/closefds" traced >out 2>err
+	st=$?
+	[ $st -eq 0 ] || { fail "exit status $st: $(head -c 300 err)"; return 1; }
+	cmp -s out native.out || { fail "stdout differs: $(head -c 300 out)"; return 1; }
+	for k in $(seq 0 9); do
+		cmp -s "traced.$k" "native.$k" ||
+			{ fail "file $k got $(wc -c <"traced.$k") bytes, not $(wc -c <"native.$k"):"; head -c 300 "traced.$k"; return 1; }
+	done
+}
+
 # The log is a FIFO drained slowly while SIGALRM (no SA_RESTART) fires every
 # 200 us: writes see EINTR and partial writes, and the log must still be whole.
 t_eintr() {
