@@ -23,10 +23,11 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 
 ALL_TESTS=(
 	static static-O0 strdup template template-mtraceinit cxx-demangle
-	mtraceinit exit-return exit-exit exit-_exit muntrace dlopen
+	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace dlopen
 	depth config-unknown unwinders
-	threads thread-exit concurrent percent-p
-	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-system exec-self
+	threads thread-exit late-start concurrent percent-p
+	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-vfork
+	exec-system exec-self
 	setuid devfull eintr closefds
 	classic semantics
 	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort

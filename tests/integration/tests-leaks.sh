@@ -89,6 +89,12 @@ t_exit_return() { exit_case return "31 62 93"; }
 t_exit_exit() { exit_case exit "31 62 93"; }
 t_exit__exit() { exit_case _exit "31 62 93"; }
 
+# Frees done by global destructors, atexit handlers and ELF destructors
+# are still logged: none of those blocks is a leak.
+t_exit_frees() {
+	leak_run exit_frees 555
+}
+
 t_muntrace() {
 	exit_case muntrace "31 62" || return 1
 	[ "$(tail -n1 log)" = "= End" ] || { fail "last line is not '= End': $(tail -n1 log)"; return 1; }

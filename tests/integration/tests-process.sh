@@ -28,6 +28,11 @@ t_thread_exit() {
 	grep -q '^joined 50$' out || { fail "output: $(cat out)"; return 1; }
 }
 
+# mtrace() while other threads allocate; frees of older blocks unlogged.
+t_late_start() {
+	leak_run late_start "1234 4321"
+}
+
 # Two traced processes at once with the same MALLOC_TRACE: the first (a
 # "sleep 2" traced from load) holds LOG; the second must not truncate it and
 # writes LOG.<pid>.  A later run reuses LOG, which no live process holds.
@@ -151,6 +156,7 @@ t_exec_self() {
 }
 
 t_exec_fork() { need_libmtrace || return; exec_case fork; }
+t_exec_vfork() { need_libmtrace || return; exec_case vfork; }
 t_exec_system() { need_libmtrace || return; exec_case system; }
 
 # A setuid program (run by root, owned by nobody: AT_SECURE) ignores

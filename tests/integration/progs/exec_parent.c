@@ -3,7 +3,8 @@
  * inherits LD_PRELOAD, MALLOC_TRACE and MEMLEAK_CONFIG.
  * Known leaks: 123 (before the child runs) and 124 (after it finished).
  * "exec" replaces the parent itself: its log must keep the 123-byte leak.
- * Usage: exec_parent fork|system|exec CHILD */
+ * "vfork" runs the child through vfork() + execv().
+ * Usage: exec_parent fork|vfork|system|exec CHILD */
 #include <mcheck.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +12,11 @@
 #include <unistd.h>
 #include "util.h"
 
-static int run_forked(char *child)
+static int run_forked(char *child, int use_vfork)
 {
 	char *args[] = { child, NULL };
 	int status;
-	pid_t pid = fork();
+	pid_t pid = use_vfork ? vfork() : fork();
 
 	if (pid == 0) {
 		execv(child, args);
@@ -44,7 +45,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "system") == 0)
 		status = system(argv[2]);
 	else
-		status = run_forked(argv[2]);
+		status = run_forked(argv[2], strcmp(argv[1], "vfork") == 0);
 	after = malloc(124);
 	escape(after);
 	free(used(strdup("parent done")));
