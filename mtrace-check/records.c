@@ -157,14 +157,16 @@ static int parse_frame(struct ext_store *x, struct slice s, struct frame_ref *ou
 	if (parse_0xhex_u64(off, &out->off))
 		return -1;
 	if (slice_eq(mod, MTF_NO_MODULE)) {
-		out->module = -1;
+		out->module = FRAME_NO_MODULE;
 		return 0;
 	}
 	if (parse_dec_u64(mod, &mid))
 		return -1;
 	out->module = module_index(x, mid);
-	if (out->module < 0)
+	if (out->module < 0) {
+		out->module = FRAME_UNKNOWN_MODULE;
 		x->dangling_refs++;
+	}
 	return 0;
 }
 

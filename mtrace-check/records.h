@@ -33,9 +33,13 @@ struct frame_name {
 };
 
 struct frame_ref {
-	int32_t module;          /* index into modules, -1: none or unknown */
+	int32_t module;          /* index into modules, or FRAME_* below */
 	uint64_t off;            /* offset in the module, or absolute address */
 };
+
+/* frame_ref.module for frames without a module record. */
+enum { FRAME_NO_MODULE = -1,      /* "-:0xADDR": outside every module */
+       FRAME_UNKNOWN_MODULE = -2 }; /* an id no "#m" record defined */
 
 struct stack {
 	uint64_t sid;

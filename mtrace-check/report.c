@@ -160,6 +160,8 @@ static void text_frame(FILE *out, size_t k, const struct view_frame *v)
 		putc('?', out);
 	if (v->module)
 		fprintf(out, " (%s+%#" PRIx64 ")", v->module, v->off);
+	else if (v->unknown_module)
+		fprintf(out, " (unknown module+%#" PRIx64 ")", v->off);
 	else
 		fprintf(out, " (%#" PRIx64 ")", v->off);
 	fputs(v->inlined ? " [inlined]\n" : "\n", out);
@@ -177,6 +179,8 @@ static void text_groups(FILE *out, const struct leak_group *g, size_t n)
 			fputs("    (no stack recorded)\n", out);
 			continue;
 		}
+		if (g[i].frames->n == 0)
+			fputs("    (empty stack)\n", out);
 		for (size_t k = 0; k < g[i].frames->n; k++)
 			text_frame(out, k, &g[i].frames->v[k]);
 	}

@@ -74,7 +74,9 @@ static struct view_frame *push(struct view_frames *out)
 static void view_one(struct ext_store *x, const struct frame_ref *ref, struct view_frames *out)
 {
 	if (ref->module < 0) {
-		push(out)->off = ref->off;
+		struct view_frame *f = push(out);
+		f->off = ref->off;
+		f->unknown_module = ref->module == FRAME_UNKNOWN_MODULE;
 		return;
 	}
 	struct module *m = &x->mods[ref->module];

@@ -15,6 +15,7 @@ struct view_frame {
 	const char *file;        /* NULL: unknown */
 	unsigned line;           /* 0: unknown */
 	const char *module;      /* NULL: address outside every known module */
+	int unknown_module;      /* the log named a module it never defined */
 	uint64_t off;            /* as recorded: offset in module, or address */
 	int inlined;             /* inlined into the next frame */
 };

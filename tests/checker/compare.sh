@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# compare.sh - mtrace-check against glibc's /usr/bin/mtrace.
+#
+# Builds the programs in progs/ (PIE and -no-pie), runs them under glibc's
+# own tracer (libc_malloc_debug.so), and requires mtrace-check to print
+# byte for byte what /usr/bin/mtrace prints, with the same exit status,
+# with and without the BINARY argument.  Then the same on odd logs made by
+# gen-logs.pl (quirks of the Perl script, garbage, mutations of real logs),
+# the error contract (status 2) and, when libmtrace.so is built, extended
+# logs whose stack frames are checked against addr2line.  Every expected
+# result comes from /usr/bin/mtrace, addr2line, or the test sources.
+#
+# Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+CHECK=$here/../../mtrace-check/mtrace-check
+LIBMTRACE=$here/../../libmtrace/libmtrace.so
+MTRACE=/usr/bin/mtrace
+OUT=$here/out
+PROGS=$here/progs
+TRACER=
+for t in /lib/x86_64-linux-gnu/libc_malloc_debug.so /usr/lib64/libc_malloc_debug.so \
+	/lib64/libc_malloc_debug.so; do
+	[ -e "$t" ] && TRACER=$t && break
+done
+
+if [ ! -x "$MTRACE" ] || ! command -v perl >/dev/null || [ -z "$TRACER" ]; then
+	echo "checker comparison: skipped (/usr/bin/mtrace or libc_malloc_debug.so absent;" \
+	     "install libc-devtools)"
+	exit 0
+fi
+
+pass=0
+failures=0
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+ok() { pass=$((pass + 1)); }
+bad() {
+	failures=$((failures + 1))
+	echo "FAIL: $*"
+}
+
+# run_both DIR ARGS...: both checkers in DIR, outputs in $OUT/.perl.* and
+# $OUT/.c.*; stdin is closed so nothing can wait on it.
+run_both() {
+	local dir=$1
+	shift
+	(cd "$dir" && "$MTRACE" "$@" >"$OUT/.perl.out" 2>/dev/null </dev/null
+	 echo $? >"$OUT/.perl.rc")
+	(cd "$dir" && timeout 60 "$CHECK" "$@" >"$OUT/.c.out" 2>"$OUT/.c.err" </dev/null
+	 echo $? >"$OUT/.c.rc")
+}
+
+show_diff() {
+	diff "$OUT/.perl.out" "$OUT/.c.out" | head -${DIFF_LINES:-10}
+	echo "  status: perl $(cat "$OUT/.perl.rc"), mtrace-check $(cat "$OUT/.c.rc")"
+	head -3 "$OUT/.c.err"
+}
+
+# same DIR ARGS...: identical stdout and exit status.
+same() {
+	run_both "$@"
+	if cmp -s "$OUT/.perl.out" "$OUT/.c.out" && cmp -s "$OUT/.perl.rc" "$OUT/.c.rc"; then
+		ok
+	else
+		bad "(cd $1 && mtrace ${*:2}) differs"
+		show_diff
+	fi
+}
+
+# same_prefix DIR ARGS...: for extended logs, mtrace-check prints what the
+# Perl script prints, then more; exit status identical.
+same_prefix() {
+	run_both "$@"
+	local n
+	n=$(stat -c %s "$OUT/.perl.out")
+	if cmp -s -n "$n" "$OUT/.perl.out" "$OUT/.c.out" && cmp -s "$OUT/.perl.rc" "$OUT/.c.rc"; then
+		ok
+	else
+		bad "(cd $1 && mtrace ${*:2}) is not a prefix of mtrace-check's output"
+		show_diff
+	fi
+}
+
+# every_form DIR PROG LOG: the binary given as NAME, ./NAME, absolute, none.
+every_form() {
+	local dir=$1 prog=$2 log=$3
+	same "$dir" "$prog" "$log"
+	same "$dir" "./$prog" "$log"
+	same "$dir" "$dir/$prog" "$log"
+	same "$dir" "$log"
+}
+
+glibc_traced() {
+	local log=$1
+	shift
+	(cd "$OUT" && MALLOC_TRACE=$log LD_PRELOAD=$TRACER timeout 60 "$@" >/dev/null 2>&1)
+}
+
+# threads_log LOG PROGRAM ROUNDS: a threaded run whose glibc log has the
+# tracer's races in it (free logged after the real free): tcache off and
+# one arena make a freed block the very next one another thread gets.  The
+# race depends on scheduling, so keep the run with the most warnings.
+threads_log() {
+	local log=$1 best=-1 n
+	shift
+	for try in 1 2 3 4; do
+		GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1 \
+			glibc_traced "$log.try" "$@"
+		n=$("$MTRACE" "$OUT/$log.try" 2>/dev/null | grep -c "duplicate\|never alloc'd")
+		if [ "$n" -gt "$best" ]; then
+			best=$n
+			mv "$OUT/$log.try" "$OUT/$log"
+		fi
+		[ "$best" -ge 40 ] && break
+	done
+	echo "   $log: $(wc -l <"$OUT/$log") lines, $best duplicate/never-alloc'd warnings"
+}
+
+build() {
+	local out=$1
+	shift
+	"$@" -o "$OUT/$out" || { bad "cannot build $out"; return 1; }
+}
+
+echo "== building test programs"
+build basic-pie gcc -g -O0 -pie -fPIE "$PROGS/basic.c"
+build basic-nopie gcc -g -O0 -no-pie "$PROGS/basic.c"
+build threads-pie gcc -g -O1 -pthread "$PROGS/threads.c"
+build threads-nopie gcc -g -O1 -no-pie -pthread "$PROGS/threads.c"
+build optimized-pie gcc -g -O2 "$PROGS/optimized.c"
+build optimized-nopie gcc -g -O2 -no-pie "$PROGS/optimized.c"
+build plugin.so gcc -g -O0 -shared -fPIC "$PROGS/plugin.c"
+build useplugin gcc -g -O0 "$PROGS/useplugin.c" -ldl
+build cxx-pie g++ -g -O0 "$PROGS/cxx.cc"
+build cxx-nopie g++ -g -O0 -no-pie "$PROGS/cxx.cc"
+build stripped gcc -O0 -s "$PROGS/basic.c"
+
+echo "== glibc tracer logs, every form of the BINARY argument"
+for v in pie nopie; do
+	glibc_traced basic-$v.log ./basic-$v a b
+	every_form "$OUT" basic-$v basic-$v.log
+	glibc_traced optimized-$v.log ./optimized-$v
+	every_form "$OUT" optimized-$v optimized-$v.log
+	glibc_traced cxx-$v.log ./cxx-$v
+	every_form "$OUT" cxx-$v cxx-$v.log
+	for r in 1 2 3; do
+		threads_log threads-$v-$r.log ./threads-$v $((1000 * r))
+		every_form "$OUT" threads-$v threads-$v-$r.log
+	done
+done
+glibc_traced plugin.log ./useplugin ./plugin.so
+every_form "$OUT" useplugin plugin.log
+glibc_traced stripped.log ./stripped
+every_form "$OUT" stripped stripped.log
+
+echo "== a BINARY that is not the traced program, not ELF, or missing"
+printf 'not an executable\n' >"$OUT/notelf"
+printf '#!/bin/sh\necho "x => /bin/true (0x1000)"\n' >"$OUT/script"
+chmod +x "$OUT/script"
+same "$OUT" threads-pie basic-pie.log
+same "$OUT" cxx-nopie basic-nopie.log
+same "$OUT" notelf basic-pie.log
+same "$OUT" ./nonexistent basic-pie.log
+same "$OUT" /etc/passwd basic-pie.log
+same "$OUT" "$OUT" basic-pie.log
+
+echo "== odd logs: the Perl script's quirks, garbage, mutations"
+perl "$here/gen-logs.pl" "$OUT/syn" "$OUT"/basic-pie.log "$OUT"/threads-pie-1.log \
+	"$OUT"/cxx-pie.log "$OUT"/plugin.log "$OUT"/basic-nopie.log
+for f in "$OUT"/syn/*.log; do
+	cmp=same
+	case $f in */ext-*) cmp=same_prefix ;; esac
+	$cmp "$OUT" "syn/$(basename "$f")"
+	$cmp "$OUT" basic-pie "syn/$(basename "$f")"
+done
+same "$OUT" /bin/ls
+same "$OUT" /dev/null
+same "$OUT" basic-pie /dev/null
+
+echo "== standard input"
+(cd "$OUT" && "$MTRACE" basic-pie basic-pie.log >.perl.out 2>/dev/null; echo $? >.perl.rc
+ "$CHECK" basic-pie - <basic-pie.log >.c.out 2>.c.err; echo $? >.c.rc)
+if cmp -s "$OUT/.perl.out" "$OUT/.c.out" && cmp -s "$OUT/.perl.rc" "$OUT/.c.rc"; then ok; else
+	bad "reading the log from standard input"; show_diff; fi
+
+echo "== errors: status 2 and a message"
+# expect_status STATUS DESCRIPTION ARGS...
+expect_status() {
+	local want=$1 what=$2
+	shift 2
+	(cd "$OUT" && timeout 60 "$CHECK" "$@" >.c.out 2>.c.err </dev/null; echo $? >.c.rc)
+	local got
+	got=$(cat "$OUT/.c.rc")
+	if [ "$got" = "$want" ] && { [ "$want" != 2 ] || [ -s "$OUT/.c.err" ]; }; then
+		ok
+	else
+		bad "$what: status $got, expected $want"
+		head -3 "$OUT/.c.err"
+	fi
+}
+expect_status 2 "missing log" no-such-file.log
+expect_status 2 "directory as log" .
+expect_status 2 "no arguments"
+expect_status 2 "three arguments" a b c
+expect_status 2 "unknown option" --frobnicate basic-pie.log
+expect_status 0 "--help" --help
+expect_status 0 "--version" --version
+if [ "$(id -u)" != 0 ]; then
+	cp "$OUT/basic-pie.log" "$OUT/unreadable.log"
+	chmod 000 "$OUT/unreadable.log"
+	expect_status 2 "unreadable log" unreadable.log
+fi
+
+echo "== --json"
+json_ok() {
+	perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+		exit(defined $j->{totals} && ref $j->{leaks} eq "ARRAY" ? 0 : 1)' <"$1"
+}
+for log in basic-pie.log threads-pie-1.log syn/garbage.log syn/nul-bytes.log; do
+	(cd "$OUT" && "$CHECK" --json basic-pie "$log" >.json 2>/dev/null; echo $? >.c.rc)
+	(cd "$OUT" && "$MTRACE" basic-pie "$log" >/dev/null 2>&1; echo $? >.perl.rc)
+	if json_ok "$OUT/.json" && cmp -s "$OUT/.perl.rc" "$OUT/.c.rc"; then ok; else
+		bad "--json on $log: invalid JSON or wrong status"; fi
+done
+
+if [ -x "$here/extended.sh" ]; then
+	. "$here/extended.sh"
+fi
+
+echo "checker comparison: $pass passed, $failures failed"
+[ "$failures" = 0 ]

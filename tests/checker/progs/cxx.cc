@@ -1,0 +1,30 @@
+// cxx.cc - C++ allocations: operator new inside libstdc++ is the caller
+// glibc's tracer records, templates and member functions allocate.
+//
+// Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+#include <mcheck.h>
+#include <string>
+#include <vector>
+
+namespace demo {
+template <typename T> struct Box {
+	T *make(int n) { return new T[n]; }
+};
+struct Node {
+	std::string name;
+	Node *next = nullptr;
+	void grow() { next = new Node{ name + "-child" }; }
+};
+} // namespace demo
+
+int main()
+{
+	mtrace();
+	demo::Box<long> box;
+	long *leak = box.make(12);
+	demo::Node *root = new demo::Node{ "a fairly long root name for the heap" };
+	root->grow();
+	std::vector<int> v(100);
+	(void)leak;
+	return 0;
+}

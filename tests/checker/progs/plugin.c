@@ -1,0 +1,14 @@
+/* plugin.c - a shared object whose allocations come from a module other
+ * than the executable (the WHERE field names plugin.so). */
+#include <stdlib.h>
+#include <string.h>
+
+void *plugin_alloc(size_t n)
+{
+	return malloc(n);
+}
+
+char *plugin_name(void)
+{
+	return strdup("plugin");
+}
