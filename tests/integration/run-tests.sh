@@ -23,12 +23,12 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 
 ALL_TESTS=(
 	static static-O0 strdup template template-mtraceinit cxx-demangle
-	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace dlopen
+	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart dlopen
 	depth config-unknown unwinders
 	threads thread-exit late-start concurrent percent-p
 	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-vfork
 	exec-system exec-self
-	setuid devfull eintr closefds
+	setuid devfull unwritable eintr closefds
 	classic semantics
 	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
 )

@@ -89,6 +89,11 @@ t_exit_return() { exit_case return "31 62 93"; }
 t_exit_exit() { exit_case exit "31 62 93"; }
 t_exit__exit() { exit_case _exit "31 62 93"; }
 
+# mtrace() after muntrace() neither restarts nor truncates the log.
+t_restart() {
+	exit_case restart "31 62"
+}
+
 # Frees done by global destructors, atexit handlers and ELF destructors
 # are still logged: none of those blocks is a leak.
 t_exit_frees() {
@@ -101,18 +106,21 @@ t_muntrace() {
 	[ "$(grep -c '^= End$' log)" -eq 1 ] || { fail "'= End' count is not 1"; return 1; }
 }
 
-# The plugin is dlclose()d: "#m" before its use, "#u" after, and the leak's
-# stack still resolves to the plugin's static helper.
+# The plugin is loaded, leaks and is dlclose()d twice: each load has its
+# "#m" record and a later "#u", and the leak's stack still resolves to the
+# plugin's static helper.
 t_dlopen() {
-	local mid m_line u_line
-	leak_run dlopen_main "77 99" -- "$BUILD/plugin.so" || return 1
+	local mid mids m_line u_line
+	leak_run dlopen_main "77 77 99" -- "$BUILD/plugin.so" || return 1
 	[ "$MODE" = libmtrace ] || return 0
-	mid=$(awk '$1 == "#m" && $NF ~ /\/plugin\.so$/ { print $2; exit }' log)
-	[ -n "$mid" ] || { fail "no #m record for plugin.so"; return 1; }
-	m_line=$(grep -n -m1 "^#m $mid " log | cut -d: -f1)
-	u_line=$(grep -n -m1 "^#u $mid\$" log | cut -d: -f1)
-	[ -n "$u_line" ] || { fail "no '#u $mid' record after dlclose"; return 1; }
-	[ "$u_line" -gt "$m_line" ] || { fail "#u before #m"; return 1; }
+	mids=$(awk '$1 == "#m" && $NF ~ /\/plugin\.so$/ { print $2 }' log)
+	[ "$(wc -w <<<"$mids")" -eq 2 ] || { fail "plugin.so #m records for ids: [$mids], expected 2"; return 1; }
+	for mid in $mids; do
+		m_line=$(grep -n -m1 "^#m $mid " log | cut -d: -f1)
+		u_line=$(grep -n -m1 "^#u $mid\$" log | cut -d: -f1)
+		[ -n "$u_line" ] || { fail "no '#u $mid' record after dlclose"; return 1; }
+		[ "$u_line" -gt "$m_line" ] || { fail "#u $mid before its #m"; return 1; }
+	done
 	expect_stack log 77 'plugin\.so|/build/' plugin_helper plugin_leak main
 }
 

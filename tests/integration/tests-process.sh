@@ -200,6 +200,21 @@ t_devfull() {
 		{ fail "stderr is not one 'libmtrace:' line: $(head -c 500 err)"; return 1; }
 }
 
+# MALLOC_TRACE names a file that cannot be created: the program runs as
+# usual; at most one warning line.
+t_unwritable() {
+	local st native_st
+	"$BUILD/writefail" >native.out
+	native_st=$?
+	traced /nonexistent-dir/log "$BUILD/writefail" >out 2>err
+	st=$?
+	[ $st -eq $native_st ] || { fail "exit status $st, natively $native_st"; return 1; }
+	cmp -s out native.out || { fail "stdout differs: $(cat out)"; return 1; }
+	[ "$(wc -l <err)" -le 1 ] && { [ ! -s err ] || grep -q '^libmtrace:' err; } ||
+		{ fail "stderr is not at most one 'libmtrace:' line: $(head -c 500 err)"; return 1; }
+	[ ! -s err ] || note "warning: $(cat err)"
+}
+
 # The program closes every descriptor above 2 and opens ten files of its
 # own, which get the lowest free descriptors: none of the log may land in
 # them.  (Whether tracing goes on is not checked here.)

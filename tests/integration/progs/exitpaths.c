@@ -3,7 +3,9 @@
  * Calls mtrace() twice (the second call must not restart the log).
  * Known leaks: 31, 62 (and, except in "muntrace" mode, 93).  In "muntrace"
  * mode the 93 block is allocated after muntrace() and must not be logged.
- * Usage: exitpaths return|exit|_exit|muntrace */
+ * "restart" calls mtrace() again after muntrace(): the log must not be
+ * truncated (the 31 and 62 blocks stay in it).
+ * Usage: exitpaths return|exit|_exit|muntrace|restart */
 #include <mcheck.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +22,10 @@ int main(int argc, char **argv)
 	free(used(malloc(1000)));
 	mtrace();
 	keep[1] = malloc(62);
-	if (strcmp(mode, "muntrace") == 0)
+	if (strcmp(mode, "muntrace") == 0 || strcmp(mode, "restart") == 0)
 		muntrace();
+	if (strcmp(mode, "restart") == 0)
+		mtrace();
 	keep[2] = malloc(93);
 	escape(keep);
 	if (strcmp(mode, "exit") == 0)

@@ -20,7 +20,7 @@ struct mailbox {
 };
 
 static struct mailbox box[NTHREADS];
-static int rounds = 200;
+static int rounds = 500;
 static void *leaked[NTHREADS];
 
 static void fill_batch(void **blocks, unsigned *seed)
