@@ -44,7 +44,7 @@ static int frame_eq(const struct cmap_entry *e, const void *key)
  * "[0xADDR]", with ADDR relative to dli_fbase (absolute without dladdr). */
 static const char *where_string(uintptr_t addr, const Dl_info *info, int found)
 {
-    char buf[4096 + 64];
+    char buf[FRAME_WHERE_MAX + 64];
     char *p = buf;
     if (!found) {
         p = stpcpy(p, "[");
@@ -55,14 +55,14 @@ static const char *where_string(uintptr_t addr, const Dl_info *info, int found)
     }
     const char *file = info->dli_fname;
     if (file) {
-        size_t n = strnlen(file, 4000);
+        size_t n = strnlen(file, FRAME_WHERE_MAX / 2);
         memcpy(p, file, n);
         p += n;
         *p++ = ':';
     }
     if (info->dli_sname) {
         uintptr_t sym = (uintptr_t)info->dli_saddr;
-        size_t n = strnlen(info->dli_sname, 4000 - (size_t)(p - buf));
+        size_t n = strnlen(info->dli_sname, FRAME_WHERE_MAX / 2 - 64);
         *p++ = '(';
         memcpy(p, info->dli_sname, n);
         p += n;
@@ -106,6 +106,7 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
         f->symbol_offset = addr >= start ? addr - start : 0;
     }
     f->where = where_string(addr, &info, found);
+    f->where_len = f->where ? (unsigned)strnlen(f->where, FRAME_WHERE_MAX) : 0;
     return f;
 }
 

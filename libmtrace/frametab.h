@@ -9,6 +9,8 @@
 #include "modmap.h"
 #include <stdint.h>
 
+#define FRAME_WHERE_MAX 4096
+
 struct frame {
     struct cmap_entry e;
     uintptr_t addr;
@@ -18,6 +20,7 @@ struct frame {
     const char *symbol;     /* demangled; NULL when dladdr found none */
     uintptr_t symbol_offset;
     const char *where;      /* glibc's "FILE:(SYM+OFF)[0xADDR]" */
+    unsigned where_len;     /* strlen(where), at most FRAME_WHERE_MAX */
     unsigned emitted_gen;   /* log writer's: last log holding its #f record */
 };
 

@@ -7,6 +7,7 @@
 #include "report.h"
 #include "arena.h"
 #include "config.h"
+#include "counters.h"
 #include "fmt.h"
 #include "guard.h"
 #include "logfile.h"
@@ -69,11 +70,11 @@ static void gather_stack(struct stack *s, void *arg)
 {
     struct gather *g = arg;
     struct stack_row r = { .s = s };
-    r.live_bytes = atomic_load_explicit(&s->live_bytes, memory_order_relaxed);
-    r.live_blocks = atomic_load_explicit(&s->live_blocks, memory_order_relaxed);
-    long allocs = atomic_load_explicit(&s->allocs, memory_order_relaxed);
-    long alloc_bytes = atomic_load_explicit(&s->alloc_bytes, memory_order_relaxed);
-    long frees = atomic_load_explicit(&s->frees, memory_order_relaxed);
+    struct stack_counts c;
+    counters_sum(stack_id(s), &c);
+    r.live_bytes = c.alloc_bytes - c.freed_bytes;
+    r.live_blocks = c.allocs - c.frees;
+    long allocs = c.allocs, alloc_bytes = c.alloc_bytes, frees = c.frees;
     r.delta_bytes = r.live_bytes - s->prev_bytes;
     r.delta_blocks = r.live_blocks - s->prev_blocks;
     r.interval_allocs = allocs - s->prev_allocs;
@@ -118,8 +119,10 @@ static int by_bytes(const void *a, const void *b)
 static void sum_live(struct stack *s, void *arg)
 {
     long *totals = arg;
-    totals[0] += atomic_load_explicit(&s->live_bytes, memory_order_relaxed);
-    totals[1] += atomic_load_explicit(&s->live_blocks, memory_order_relaxed);
+    struct stack_counts c;
+    counters_sum(stack_id(s), &c);
+    totals[0] += c.alloc_bytes - c.freed_bytes;
+    totals[1] += c.allocs - c.frees;
 }
 
 void report_live(long *bytes, long *blocks)

@@ -13,10 +13,8 @@ struct stack {
     unsigned epoch;
     unsigned depth;
     unsigned emitted_gen;         /* log writer's: last log holding it */
-    /* Counters for reports, updated without a lock. */
-    atomic_long live_bytes, live_blocks;
-    atomic_long allocs, alloc_bytes, frees;
-    /* The same counters at the previous report (owned by report.c). */
+    /* Counters are per thread (counters.h).  Their sums at the previous
+     * report (owned by report.c): */
     long prev_bytes, prev_blocks, prev_allocs, prev_alloc_bytes;
     struct frame **frames;        /* resolved, DEPTH entries          */
     uintptr_t addrs[];            /* the key                          */

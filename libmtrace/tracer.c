@@ -13,6 +13,8 @@
 #include "../include/mtrace-format.h"
 #include "arena.h"
 #include "config.h"
+#include "counters.h"
+#include "fmt.h"
 #include "frametab.h"
 #include "guard.h"
 #include "livetab.h"
@@ -98,23 +100,16 @@ long tracer_peak_bytes(long live_now)
     return atomic_load(&peak_live_bytes);
 }
 
-static void count_alloc(struct stack *s, size_t size)
+static void count_alloc(uint32_t id, size_t size)
 {
     account_bytes((long)size);
-    atomic_fetch_add_explicit(&s->allocs, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->alloc_bytes, (long)size, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->live_bytes, (long)size, memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->live_blocks, 1, memory_order_relaxed);
+    counters_add_alloc(id, (long)size);
 }
 
-static void count_free(struct stack *s, size_t size)
+static void count_free(uint32_t id, size_t size)
 {
     account_bytes(-(long)size);
-    if (s == NULL)
-        return;
-    atomic_fetch_add_explicit(&s->frees, 1, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&s->live_bytes, (long)size, memory_order_relaxed);
-    atomic_fetch_sub_explicit(&s->live_blocks, 1, memory_order_relaxed);
+    counters_add_free(id, (long)size);
 }
 
 /* ---- records (log lock held) ------------------------------------------ */
@@ -184,31 +179,48 @@ static void emit_stack(struct writer *w, struct stack *s)
     writer_putc(w, '\n');
 }
 
-/* One event line: "@ WHERE OP PTR[ SIZE][ sID]". */
+/* Room for one event line: WHERE plus the fixed fields. */
+#define EVENT_LINE_MAX (FRAME_WHERE_MAX + 96)
+
+/* Formats "@ WHERE OP PTR[ SIZE][ sID]\n" into LINE; returns its length.
+ * Done before the log lock is taken, to keep the lock's hold short. */
+static size_t format_event(char *line, char op, const void *ptr, size_t size,
+                           int with_size, const struct stack *s,
+                           const struct frame *where)
+{
+    char *p = line;
+    if (where) {
+        *p++ = '@';
+        *p++ = ' ';
+        memcpy(p, where->where, where->where_len);
+        p += where->where_len;
+        *p++ = ' ';
+    }
+    *p++ = op;
+    *p++ = ' ';
+    p = fmt_ptr(p, (uintptr_t)ptr);
+    if (with_size) {
+        *p++ = ' ';
+        p = fmt_size(p, size);
+    }
+    if (!mt_config.classic && s) {
+        *p++ = ' ';
+        *p++ = MTF_STACK_FIELD_PREFIX;
+        p = fmt_dec(p, stack_id(s));
+    }
+    *p++ = '\n';
+    return (size_t)(p - line);
+}
+
+/* Writes an event line, after the stack record it refers to. */
 static void emit_event(struct writer *w, char op, const void *ptr, size_t size,
                        int with_size, struct stack *s, const struct frame *where)
 {
-    int extended = !mt_config.classic && s != NULL;
-    if (extended)
+    char line[EVENT_LINE_MAX];
+    size_t n = format_event(line, op, ptr, size, with_size, s, where);
+    if (!mt_config.classic && s)
         emit_stack(w, s);
-    if (where) {
-        writer_put(w, "@ ", 2);
-        writer_puts(w, where->where);
-        writer_putc(w, ' ');
-    }
-    char head[2] = { op, ' ' };
-    writer_put(w, head, 2);
-    writer_ptr(w, (uintptr_t)ptr);
-    if (with_size) {
-        writer_putc(w, ' ');
-        writer_size(w, size);
-    }
-    if (extended) {
-        char tag[2] = { ' ', MTF_STACK_FIELD_PREFIX };
-        writer_put(w, tag, 2);
-        writer_dec(w, stack_id(s));
-    }
-    writer_putc(w, '\n');
+    writer_put(w, line, n);
 }
 
 /* ---- failure ----------------------------------------------------------- */
@@ -240,9 +252,13 @@ static void log_event(char op, const void *ptr, size_t size, int with_size,
 {
     if (!log_state.logging)
         return;
+    char line[EVENT_LINE_MAX];
+    size_t n = format_event(line, op, ptr, size, with_size, s, where);
     pthread_mutex_lock(&log_state.lock);
     if (log_state.logging) {
-        emit_event(&log_state.w, op, ptr, size, with_size, s, where);
+        if (!mt_config.classic && s)
+            emit_stack(&log_state.w, s);
+        writer_put(&log_state.w, line, n);
         stop_on_write_failure();
     }
     pthread_mutex_unlock(&log_state.lock);
@@ -256,7 +272,7 @@ void tracer_on_alloc(void *ptr, size_t size, const void *caller)
     if (s == NULL)
         return;
     livetab_insert((uintptr_t)ptr, size, stack_id(s));
-    count_alloc(s, size);
+    count_alloc(stack_id(s), size);
     log_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0]);
 }
 
@@ -267,7 +283,7 @@ void tracer_on_free(void *ptr, const void *caller)
     if (!livetab_remove((uintptr_t)ptr, &size, &id))
         return;   /* not allocated while tracing: nothing to pair it with */
     struct stack *s = stacktab_by_id(id);
-    count_free(s, size);
+    count_free(id, size);
     log_event(MTF_OP_FREE, ptr, 0, 0, s, frametab_get((uintptr_t)caller));
 }
 
@@ -278,7 +294,7 @@ void tracer_realloc_begin(void *old, const void *caller,
     if (!t->tracked)
         return;
     struct stack *s = stacktab_by_id(t->old_stack);
-    count_free(s, t->old_size);
+    count_free(t->old_stack, t->old_size);
     log_event(MTF_OP_RE_OLD, old, 0, 0, s, frametab_get((uintptr_t)caller));
 }
 
@@ -291,13 +307,7 @@ static void realloc_failed(void *old, size_t size, const void *caller,
     struct stack *s = current_stack(caller);
     livetab_insert((uintptr_t)old, t->old_size, t->old_stack);
     account_bytes((long)t->old_size);
-    if (old_stack) {
-        atomic_fetch_sub_explicit(&old_stack->frees, 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(&old_stack->live_bytes, (long)t->old_size,
-                                  memory_order_relaxed);
-        atomic_fetch_add_explicit(&old_stack->live_blocks, 1,
-                                  memory_order_relaxed);
-    }
+    counters_undo_free(t->old_stack, (long)t->old_size);
     if (s)
         log_event(MTF_OP_RE_FAIL, old, size, 1, s, s->frames[0]);
     if (old_stack)
@@ -317,7 +327,7 @@ void tracer_realloc_end(void *old, void *new_ptr, size_t size,
     if (s == NULL)
         return;
     livetab_insert((uintptr_t)new_ptr, size, stack_id(s));
-    count_alloc(s, size);
+    count_alloc(stack_id(s), size);
     /* A block not allocated while tracing becomes a new allocation. */
     char op = t->tracked ? MTF_OP_RE_NEW : MTF_OP_ALLOC;
     log_event(op, new_ptr, size, 1, s, s->frames[0]);

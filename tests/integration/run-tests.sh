@@ -22,14 +22,14 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-compat.sh"
 
 ALL_TESTS=(
-	static static-O0 strdup template template-mtraceinit cxx-demangle
-	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart dlopen
+	static static-O0 static-nopie strdup template template-mtraceinit cxx-demangle
+	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack dlopen
 	depth config-unknown unwinders
 	threads thread-exit late-start concurrent percent-p
 	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-vfork
 	exec-system exec-self
 	setuid devfull unwritable eintr closefds
-	classic semantics
+	classic classic-nopie semantics
 	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
 )
 

@@ -22,19 +22,23 @@ normalize() {
 	}' "$1"
 }
 
-t_classic() {
+# classic_case PROGRAM: MEMLEAK_CONFIG=classic writes glibc's lines.
+classic_case() {
 	need_libmtrace || return
-	setarch -R env MALLOC_TRACE=glibc.log LD_PRELOAD="$GLIBC_TRACER" "$BUILD/classic" ||
+	setarch -R env MALLOC_TRACE=glibc.log LD_PRELOAD="$GLIBC_TRACER" "$BUILD/$1" ||
 		{ fail "glibc run failed"; return 1; }
-	setarch -R env MALLOC_TRACE=log MEMLEAK_CONFIG=classic LD_PRELOAD="$LIB" "$BUILD/classic" 2>err ||
+	setarch -R env MALLOC_TRACE=log MEMLEAK_CONFIG=classic LD_PRELOAD="$LIB" "$BUILD/$1" 2>err ||
 		{ fail "classic run failed"; return 1; }
 	[ ! -s err ] || { fail "stderr: $(cat err)"; return 1; }
 	normalize glibc.log >glibc.norm
 	normalize log >ours.norm
 	diff -u glibc.norm ours.norm >diff.out ||
 		{ fail "classic log differs from glibc's (- glibc, + ours):"; head -30 diff.out; return 1; }
-	MODE=classic expect_leaks "$BUILD/classic" log "6 48 60 100 256 512 4096"
+	MODE=classic expect_leaks "$BUILD/$1" log "6 48 60 100 256 512 4096"
 }
+
+t_classic() { classic_case classic; }
+t_classic_nopie() { classic_case classic_nopie; }
 
 # The program's own view of the allocator is the same natively, under
 # libmtrace and under glibc's tracer.

@@ -32,6 +32,15 @@ t_static_O0() {
 	expect_stack log 63 /build/ make_table main
 }
 
+# Non-PIE: /usr/bin/mtrace cannot place the WHERE offsets (relative to the
+# 0x400000 link base), so only the sizes and our stack records are checked.
+t_static_nopie() {
+	leak_run leak_static_nopie "63 100 200 5000" || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	[ "$(awk '$1 == "#m" && $2 == 0 { print $3 }' log)" = 0x0 ] || note "module 0 is not the executable at bias 0x0"
+	expect_stack log 100 /build/ make_record main
+}
+
 t_strdup() {
 	leak_run leak_strdup "5 13 41" || return 1
 	[ "$MODE" = libmtrace ] || return 0
@@ -88,6 +97,13 @@ exit_case() {
 t_exit_return() { exit_case return "31 62 93"; }
 t_exit_exit() { exit_case exit "31 62 93"; }
 t_exit__exit() { exit_case _exit "31 62 93"; }
+
+# Stacks of allocations in a signal handler continue past the signal frame.
+t_signal_stack() {
+	leak_run signal_stack "51 153" || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	expect_stack log 153 /build/ handler_alloc on_signal send_signal main
+}
 
 # mtrace() after muntrace() neither restarts nor truncates the log.
 t_restart() {

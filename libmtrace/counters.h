@@ -1,0 +1,25 @@
+/* counters.h - per-stack allocation counters, kept per thread so that two
+ * threads allocating through the same stack never write to one cache line.
+ * Each thread owns a set of counters (recycled when it exits: counts are
+ * additive, so a new thread may go on adding to a dead one's); a reader
+ * sums over all sets.  GPL-3.0-or-later. */
+#ifndef MT_COUNTERS_H
+#define MT_COUNTERS_H
+#include <stdint.h>
+
+struct stack_counts {
+    long allocs, alloc_bytes;
+    long frees, freed_bytes;
+};
+
+/* The calling thread's counters of stack ID; NULL when out of memory. */
+struct stack_counts *counters_mine(uint32_t id);
+/* Only the owning thread writes; these are plain stores that readers may
+ * load at any time. */
+void counters_add_alloc(uint32_t id, long bytes);
+void counters_add_free(uint32_t id, long bytes);
+/* Undoes a free (a failed realloc gave the block back). */
+void counters_undo_free(uint32_t id, long bytes);
+/* Sum over all threads, dead or alive. */
+void counters_sum(uint32_t id, struct stack_counts *out);
+#endif
