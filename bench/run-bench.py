@@ -376,7 +376,8 @@ def report_rss(bench, workloads, configs):
     for w in workloads:
         rows.append([w.name] + [fmt(med_rss(bench, w, c.name), "%.1f", 1 / 1024)
                                 for c in configs])
-    table(["workload"] + [c.name for c in configs], rows)
+    table(["workload"] + [c.name + (" (reduced size)" if c.reduced else "")
+                          for c in configs], rows)
     live = next((w for w in workloads if w.name == "live"), None)
     if live:
         report_live(bench, live, configs)
@@ -506,20 +507,26 @@ def same_output(outs):
 # ---------------------------------------------------------------- profiling
 
 def profile(args, tmp):
-    """perf record -g of the stack-logging run; prints the top symbols.
-    The tracer's variables go through env(1) so perf itself is untraced."""
-    print("## perf profile of ours-stacks, `wl pairs N 1`\n")
+    """perf record -g of the stack-logging run, one and two threads; prints
+    the top symbols.  The tracer's variables go through env(1) so perf
+    itself is untraced."""
     cfg = next(c for c in CONFIGS if c.name == "ours-stacks")
     if not cfg.available() or not shutil.which("perf"):
-        print("n/a (library or perf missing)\n")
+        print("## perf profile of ours-stacks: n/a (library or perf missing)\n")
         return
-    data = os.path.join(tmp, "perf.data")
     n = str(max(1, int(1_000_000 * args.scale)))
-    rec = ["perf", "record", "-q", "-g", "-o", data, "--", "env"] + \
-        cfg.settings(tmp) + ["./wl", "pairs", n, "1"]
-    run_one(Config("perf"), rec, tmp)
-    print_perf_report(data, tmp)
-    clear_logs(tmp)
+    for threads in ("1", "2"):
+        cmd = ["./wl", "pairs", n, threads]
+        print("## perf profile of ours-stacks, `%s`\n" % " ".join(cmd))
+        data = os.path.join(tmp, "perf.data")
+        rec = ["perf", "record", "-q", "-g", "-o", data, "--", "env"] + \
+            cfg.settings(tmp) + cmd
+        r = run_one(Config("perf"), rec, tmp)
+        if r.status != 0:
+            print("perf record failed (exit %d)\n" % r.status)
+            continue
+        print_perf_report(data, tmp)
+        clear_logs(tmp)
 
 
 def print_perf_report(data, tmp):
