@@ -131,12 +131,17 @@ static int read_event(const struct slice *f, size_t nf, struct event *ev)
 	return 1;
 }
 
-enum { MAX_EVENT_FIELDS = 6 };   /* "@ WHERE op ptr size s<ID>" */
-
 void engine_line(struct engine *e, const char *line, size_t len)
 {
-	struct slice f[MAX_EVENT_FIELDS];
-	size_t nf = split_fields(line, len, f, MAX_EVENT_FIELDS);
+	struct slice f[ENGINE_FIELDS];
+	size_t nf = split_fields(line, len, f, ENGINE_FIELDS);
+
+	engine_split_line(e, line, len, f, nf);
+}
+
+void engine_split_line(struct engine *e, const char *line, size_t len,
+		       const struct slice *f, size_t nf)
+{
 	struct event ev;
 
 	e->nr++;   /* "++$nr" counts every line, records included */

@@ -25,7 +25,12 @@ struct engine {
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);
+enum { ENGINE_FIELDS = 6 };   /* "@ WHERE op ptr size s<ID>" */
+
 void engine_line(struct engine *e, const char *line, size_t len);
+/* The same for a line already split into its first ENGINE_FIELDS fields. */
+void engine_split_line(struct engine *e, const char *line, size_t len,
+		       const struct slice *f, size_t nf);
 /* Report the leaks; returns 1 if any block is still allocated, else 0. */
 int engine_finish(struct engine *e);
 void engine_destroy(struct engine *e);

@@ -3,29 +3,93 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "fields.h"
 
+#include <string.h>
+
+/* Perl >= 5.18 \s on byte strings: \t \n \v \f \r and space.  Verified
+ * against perl 5.36 for all 256 byte values. */
+static const unsigned char space_table[256] = {
+	['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
+};
+
 int perl_is_space(unsigned char c)
 {
-	/* Perl >= 5.18 \s on byte strings: \t \n \v \f \r and space.  Verified
-	 * against perl 5.36 for all 256 byte values. */
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return space_table[c];
+}
+
+static uint64_t load_word(const unsigned char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+	return w;
+}
+
+/* The first whitespace byte in [s, end), or end.  Eight bytes at a time:
+ * every whitespace byte is below 0x21, and the lowest byte flagged by the
+ * "has a byte less than" trick is always a true one, so only flagged bytes
+ * need the exact table test (NUL and other control bytes are flagged too). */
+static const unsigned char *next_space(const unsigned char *s, const unsigned char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+
+	while (end - s >= 8) {
+		uint64_t w = load_word(s);
+		uint64_t m = (w - ones * 0x21) & ~w & highs;
+		if (!m) {
+			s += 8;
+			continue;
+		}
+		const unsigned char *c = s + (__builtin_ctzll(m) >> 3);
+		if (space_table[*c])
+			return c;
+		s = c + 1;
+	}
+	while (s < end && !space_table[*s])
+		s++;
+	return s;
 }
 
 size_t split_fields(const char *line, size_t len, struct slice *out, size_t max)
 {
-	size_t i = 0, count = 0;
+	const unsigned char *s = (const unsigned char *)line, *end = s + len;
+	size_t count = 0;
 
 	while (count < max) {
-		while (i < len && perl_is_space((unsigned char)line[i]))
-			i++;
-		if (i == len)
+		while (s < end && space_table[*s])
+			s++;
+		if (s == end)
 			break;
-		size_t start = i;
-		while (i < len && !perl_is_space((unsigned char)line[i]))
-			i++;
-		out[count].p = line + start;
-		out[count].n = i - start;
+		const unsigned char *start = s;
+		s = next_space(s, end);
+		out[count].p = (const char *)start;
+		out[count].n = (size_t)(s - start);
 		count++;
 	}
+	return count;
+}
+
+size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
+		  const char **nl)
+{
+	const unsigned char *s = (const unsigned char *)p, *e = (const unsigned char *)end;
+	size_t count = 0;
+
+	for (;;) {
+		while (s < e && space_table[*s] && *s != '\n')
+			s++;
+		if (s == e || *s == '\n')
+			break;
+		if (count == max) {
+			s = memchr(s, '\n', (size_t)(e - s));
+			*nl = (const char *)s;
+			return count;
+		}
+		const unsigned char *start = s;
+		s = next_space(s, e);
+		out[count].p = (const char *)start;
+		out[count].n = (size_t)(s - start);
+		count++;
+	}
+	*nl = s < e ? (const char *)s : NULL;
 	return count;
 }
 

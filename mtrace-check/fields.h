@@ -22,6 +22,13 @@ int perl_is_space(unsigned char c);
  * beyond MAX are not looked at (the Perl script never reads them). */
 size_t split_fields(const char *line, size_t len, struct slice *out, size_t max);
 
+/* split_fields on the line that starts at P and ends at the first '\n'
+ * before END, finding that newline in the same pass: *NL is set to it, or
+ * to NULL when [P, END) holds no newline (the fields are then those of the
+ * whole range). */
+size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
+		  const char **nl);
+
 uint64_t perl_hex(struct slice s);
 uint64_t c_strtou64_hex(struct slice s);
 

@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "linereader.h"
+#include "fields.h"
 #include "util.h"
 
 #include <errno.h>
@@ -102,6 +103,33 @@ int lr_next(struct line_reader *lr, const char **line, size_t *len)
 		return 1;
 	}
 	return 0;
+}
+
+int lr_next_split(struct line_reader *lr, const char **line, size_t *len,
+		  struct slice *f, size_t max, size_t *nf)
+{
+	const char *nl;
+
+	for (;;) {
+		const char *p = lr->buf + lr->start, *end = lr->buf + lr->end;
+		*nf = split_line(p, end, f, max, &nl);
+		if (nl || (lr->at_eof && p < end)) {
+			/* A line, or the truncated last line. */
+			*line = p;
+			*len = (size_t)((nl ? nl : end) - p);
+			lr->start = (size_t)((nl ? nl + 1 : end) - lr->buf);
+			return 1;
+		}
+		if (lr->at_eof)
+			return 0;
+		/* The line continues past the buffer: read more and split again
+		 * from its start, since fill() may move it. */
+		ssize_t got = fill(lr);
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			lr->at_eof = 1;
+	}
 }
 
 void lr_close(struct line_reader *lr)

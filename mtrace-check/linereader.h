@@ -6,6 +6,8 @@
 #ifndef MTC_LINEREADER_H
 #define MTC_LINEREADER_H
 
+#include "util.h"
+
 #include <stddef.h>
 
 struct line_reader {
@@ -30,6 +32,11 @@ int lr_open(struct line_reader *lr, const char *path);
  * Returns 1 with *line and *len set, 0 at end of input, -1 on a read error
  * (errno in lr->read_errno).  The line stays valid until the next call. */
 int lr_next(struct line_reader *lr, const char **line, size_t *len);
+
+/* lr_next that also splits the line as split_fields would (at most MAX
+ * fields into F, count in *NF), in the same pass that finds its end. */
+int lr_next_split(struct line_reader *lr, const char **line, size_t *len,
+		  struct slice *f, size_t max, size_t *nf);
 
 void lr_close(struct line_reader *lr);
 

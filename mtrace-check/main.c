@@ -24,12 +24,13 @@ static void usage_hint(void)
 
 static int replay(struct engine *e, struct line_reader *lr, const char *name)
 {
+	struct slice f[ENGINE_FIELDS];
 	const char *line;
-	size_t len;
+	size_t len, nf;
 	int got;
 
-	while ((got = lr_next(lr, &line, &len)) > 0)
-		engine_line(e, line, len);
+	while ((got = lr_next_split(lr, &line, &len, f, ENGINE_FIELDS, &nf)) > 0)
+		engine_split_line(e, line, len, f, nf);
 	if (got < 0) {
 		fflush(stdout);
 		note("%s: read error: %s", name, strerror(lr->read_errno));

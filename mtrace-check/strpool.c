@@ -58,8 +58,21 @@ static uint32_t new_id(struct strpool *p)
 	return p->nentries++;
 }
 
+/* Is S the string of the last id handed out (and is that id still live)? */
+static int same_as_last(struct strpool *p, struct slice s)
+{
+	if (!p->has_last)
+		return 0;
+	struct pool_entry *e = &p->entries[p->last_id];
+	return e->refs && e->len == s.n && memcmp(e->str, s.p, s.n) == 0;
+}
+
 uint32_t pool_ref(struct strpool *p, struct slice s)
 {
+	if (same_as_last(p, s)) {
+		p->entries[p->last_id].refs++;
+		return p->last_id;
+	}
 	uint64_t h = hash_bytes(s.p, s.n);
 	size_t mask = p->nslots - 1;
 
@@ -67,7 +80,9 @@ uint32_t pool_ref(struct strpool *p, struct slice s)
 		struct pool_entry *e = &p->entries[p->slots[i] - 1];
 		if (e->hash == h && e->len == s.n && memcmp(e->str, s.p, s.n) == 0) {
 			e->refs++;
-			return p->slots[i] - 1;
+			p->last_id = p->slots[i] - 1;
+			p->has_last = 1;
+			return p->last_id;
 		}
 	}
 	if ((p->used + 1) * 4 > p->nslots * 3)
@@ -80,6 +95,8 @@ uint32_t pool_ref(struct strpool *p, struct slice s)
 	e->refs = 1;
 	insert_slot(p, id);
 	p->used++;
+	p->last_id = id;
+	p->has_last = 1;
 	return id;
 }
 

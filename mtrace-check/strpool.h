@@ -25,6 +25,9 @@ struct strpool {
 	uint32_t *slots;             /* open addressing: id + 1, 0 = empty */
 	size_t nslots;               /* power of two */
 	size_t used;
+	uint32_t last_id;            /* most recent pool_ref: log lines come
+	                              * from few callers, in runs */
+	int has_last;
 };
 
 void pool_init(struct strpool *p);

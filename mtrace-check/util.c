@@ -77,20 +77,52 @@ uint64_t hash_u64(uint64_t x)
 	return x;
 }
 
+static uint64_t load8(const unsigned char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+	return w;
+}
+
+/* Bytes 0..n-1 (n < 8) as a little-endian number, without a variable-size
+ * memcpy call. */
+static uint64_t load_short(const unsigned char *s, size_t n)
+{
+	uint64_t w = 0;
+	if (n & 4) {
+		uint32_t v;
+		memcpy(&v, s, 4);
+		w = v;
+		s += 4;
+	}
+	if (n & 2) {
+		uint16_t v;
+		memcpy(&v, s, 2);
+		w |= (uint64_t)v << ((n & 4) * 8);
+		s += 2;
+	}
+	if (n & 1)
+		w |= (uint64_t)*s << ((n & 6) * 8);
+	return w;
+}
+
+/* Word-at-a-time multiply-xorshift hash: keys are mostly 10-40 bytes
+ * (pointers, WHERE strings) and hashed once or twice per log line. */
 uint64_t hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL;
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+
+	if (n < 8)
+		return hash_u64(h ^ load_short(s, n));
+	const unsigned char *last = s + n - 8;
+	while (s < last) {
+		h = (h ^ load8(s)) * 0xbf58476d1ce4e5b9ULL;
+		h ^= h >> 31;
 		s += 8;
-		n -= 8;
 	}
-	while (n--)
-		h = (h ^ *s++) * 0x100000001b3ULL;
+	/* The final, possibly overlapping, word covers the tail. */
+	h = (h ^ load8(last)) * 0x94d049bb133111ebULL;
 	return hash_u64(h);
 }
 
