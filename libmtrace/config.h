@@ -2,7 +2,8 @@
  *   mtraceinit        start collecting at load, without a call to mtrace()
  *   depth=N           frames kept per stack, 1..MTF_MAX_DEPTH
  *   classic           write glibc's lines only (no stack records)
- *   unwind=NAME       libunwind (default) | glibc
+ *   unwind=NAME       libunwind (default) | glibc | fp (frame pointers:
+ *                     only for code built with -fno-omit-frame-pointer)
  *   signal=SIG        a report on signal SIG (USR2, SIGUSR2 or a number)
  *   report=PATTERN    where reports go: %p pid, %n sequence, %e program,
  *                     or "stderr"
@@ -11,7 +12,7 @@
 #define MT_CONFIG_H
 #include <stddef.h>
 
-enum unwinder { UNWIND_LIBUNWIND, UNWIND_GLIBC };
+enum unwinder { UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
 
 #define CONFIG_PATTERN_MAX 512
 

@@ -225,9 +225,10 @@ static void emit_event(struct writer *w, char op, const void *ptr, size_t size,
 
 /* ---- failure ----------------------------------------------------------- */
 
-static void say(const char *a, const char *b, const char *c)
+/* One warning line on stderr: "libmtrace: A B C D". */
+static void say(const char *a, const char *b, const char *c, const char *d)
 {
-    const char *parts[] = { "libmtrace: ", a, b, c, "\n" };
+    const char *parts[] = { "libmtrace: ", a, b, c, d, "\n" };
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (parts[i])
             write_all(STDERR_FILENO, parts[i], strlen(parts[i]));
@@ -239,10 +240,9 @@ static void stop_on_write_failure(void)
 {
     if (!log_state.w.failed || !log_state.logging)
         return;
-    say("writing the trace log ", log_state.path, " failed; tracing stopped:");
-    say("  ", strerror(log_state.w.failed), NULL);
-    close(log_state.w.fd);
-    log_state.w.fd = -1;
+    say("writing the trace log ", log_state.path, " failed, tracing stopped: ",
+        strerror(log_state.w.failed));
+    writer_close(&log_state.w);
     log_state.logging = 0;
     atomic_store(&mt_collecting, 0);
 }
@@ -375,11 +375,12 @@ static void open_log(pid_t forked_from)
     int fd = logfile_open(pattern, getpid(), forked_from != 0,
                           log_state.path, sizeof log_state.path);
     if (fd < 0) {
-        say("cannot open the trace log ", pattern, ": no log is written:");
-        say("  ", strerror(errno), NULL);
+        say("cannot open the trace log ", pattern, ", no log is written: ",
+            strerror(errno));
         return;
     }
     writer_init(&log_state.w, fd, log_buffer, sizeof log_buffer);
+    writer_guard_descriptor(&log_state.w, log_state.path);
     log_state.gen++;
     log_state.logging = 1;
     write_header(&log_state.w, forked_from);
@@ -402,8 +403,7 @@ static void close_log(void)
     if (!log_state.logging)
         return;
     writer_flush(&log_state.w);
-    close(log_state.w.fd);
-    log_state.w.fd = -1;
+    writer_close(&log_state.w);
     log_state.logging = 0;
 }
 
@@ -510,7 +510,7 @@ void tracer_fork_child(void)
         return;
     /* The parent owns the descriptor's lock and the buffered bytes. */
     writer_discard(&log_state.w);
-    close(log_state.w.fd);
+    writer_close(&log_state.w);
     log_state.logging = 0;
     open_log(parent);
     if (!log_state.logging)

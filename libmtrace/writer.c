@@ -2,11 +2,15 @@
 #include "writer.h"
 #include "fmt.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
 void writer_init(struct writer *w, int fd, char *buf, size_t cap)
 {
+    w->path = NULL;
+    w->dev = w->ino = 0;
     w->fd = fd;
     w->buf = buf;
     w->cap = cap;
@@ -32,13 +36,70 @@ int write_all(int fd, const char *s, size_t n)
     return 0;
 }
 
+/* Descriptors below this are the program's to choose (bash's "exec 5>f"
+ * dup2()s over whatever is there). */
+#define HIGH_FD_FLOOR 900
+
+static int move_high(int fd)
+{
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
+    if (high < 0)
+        return fd;
+    close(fd);
+    return high;
+}
+
+static int remember_identity(struct writer *w)
+{
+    struct stat st;
+    if (fstat(w->fd, &st) != 0)
+        return -1;
+    w->dev = (unsigned long)st.st_dev;
+    w->ino = (unsigned long)st.st_ino;
+    return 0;
+}
+
+void writer_guard_descriptor(struct writer *w, const char *path)
+{
+    if (w->fd < 0)
+        return;
+    w->fd = move_high(w->fd);
+    w->path = path;
+    if (remember_identity(w) != 0)
+        w->path = NULL;
+}
+
+/* Is w->fd still our file?  If the program closed or replaced it, reopen
+ * the log for appending.  Returns 0, or an errno. */
+static int check_descriptor(struct writer *w)
+{
+    struct stat st;
+    if (w->path == NULL)
+        return 0;
+    if (fstat(w->fd, &st) == 0 && (unsigned long)st.st_dev == w->dev &&
+        (unsigned long)st.st_ino == w->ino)
+        return 0;
+    /* Not ours any more: never close it, it belongs to the program now. */
+    int fd = open(w->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    w->fd = move_high(fd);
+    return remember_identity(w) == 0 ? 0 : EBADF;
+}
+
 int writer_flush(struct writer *w)
 {
     if (w->failed || w->fd < 0 || w->len == 0) {
         w->len = 0;
         return w->failed;
     }
-    int err = write_all(w->fd, w->buf, w->len);
+    int err = check_descriptor(w);
+    if (err) {
+        w->failed = err;
+        w->len = 0;
+        return err;
+    }
+    err = write_all(w->fd, w->buf, w->len);
     w->len = 0;
     if (err)
         w->failed = err;
@@ -101,4 +162,16 @@ void writer_dec(struct writer *w, uint64_t v)
 {
     char tmp[24];
     writer_put(w, tmp, (size_t)(fmt_dec(tmp, v) - tmp));
+}
+
+void writer_close(struct writer *w)
+{
+    struct stat st;
+    int ours = w->path == NULL ||
+               (fstat(w->fd, &st) == 0 && (unsigned long)st.st_dev == w->dev &&
+                (unsigned long)st.st_ino == w->ino);
+    if (w->fd >= 0 && ours)
+        close(w->fd);
+    w->fd = -1;
+    w->len = 0;
 }

@@ -8,6 +8,11 @@
 
 struct writer {
     int fd;            /* -1: nothing is written                        */
+    /* When PATH is set, the file FD must still be (dev, ino): a program
+     * may close every descriptor it does not know, or dup2() over ours.
+     * Each flush checks, and reopens PATH for appending when it is not. */
+    const char *path;
+    unsigned long dev, ino;
     char *buf;
     size_t cap, len;
     int unbuffered;    /* after the exit flush: every append goes out   */
@@ -15,6 +20,9 @@ struct writer {
 };
 
 void writer_init(struct writer *w, int fd, char *buf, size_t cap);
+/* Guards W's descriptor as described at struct writer; moves it to a high
+ * number, out of the way of programs that pick their own. */
+void writer_guard_descriptor(struct writer *w, const char *path);
 /* Appends; flushes first when the buffer would overflow.  After a failure
  * every call is a no-op. */
 void writer_put(struct writer *w, const char *s, size_t n);
@@ -27,6 +35,9 @@ void writer_dec(struct writer *w, uint64_t v);
 /* Writes out the buffer, retrying on EINTR and partial writes.
  * Returns 0, or the errno that made it give up (then w->failed is set). */
 int writer_flush(struct writer *w);
+/* Closes the descriptor if it is still ours (see struct writer), without
+ * flushing; the writer then writes nothing. */
+void writer_close(struct writer *w);
 /* Forgets buffered bytes without writing them (fork child). */
 void writer_discard(struct writer *w);
 
