@@ -354,6 +354,12 @@ def report_threads(bench, workloads):
                      ">= %.1fx" % target if target else "-",
                      verdict(r, target, le=False) if target else ""])
     table(["config", "throughput ratio", "target", ""], rows)
+    native = ratio(bench.median(by["single"], "native"),
+                   bench.median(by["threads"], "native"))
+    if native is not None and native < 1.5:
+        print("NOTE: native itself gains only %.2fx from a second thread: the"
+              " machine had\nno idle second core, so these ratios say little."
+              " Rerun on a quiet machine.\n" % native)
 
 
 def report_logs(bench, workloads):
@@ -530,18 +536,20 @@ def profile(args, tmp):
 
 
 def print_perf_report(data, tmp):
-    """Self time by library, then by symbol (entries >= 1%)."""
+    """Self time by library, then by function (entries >= 1%)."""
     print("```")
-    for sort in ("dso", "dso,symbol"):
-        for line in perf_report(data, tmp, sort):
-            print(name_stripped_address(line))
-        print()
+    for line in perf_report(data, tmp, "dso"):
+        print(line)
+    print()
+    for pct, dso, name in by_function(perf_report(data, tmp, "dso,symbol")):
+        if pct >= 1.0:
+            print("%8.2f%%  %-22s %s" % (pct, dso, name))
     print("```\n")
 
 
 def perf_report(data, tmp, sort):
     rep = ["perf", "report", "-i", data, "--no-children", "--stdio",
-           "--sort", sort, "-g", "none", "--percent-limit", "1"]
+           "--sort", sort, "-g", "none", "--percent-limit", "0.05"]
     txt = os.path.join(tmp, "perf.txt")
     spawn_timed(rep, txt, os.path.join(tmp, "stderr"))
     with open(txt) as f:
@@ -550,44 +558,58 @@ def perf_report(data, tmp, sort):
     return [re.sub(r"(\s+-)+$", "", ln) for ln in lines]
 
 
+def by_function(lines):
+    """Sums perf's per-address entries of stripped libraries (libunwind
+    shows raw offsets) into the function that holds them; returns
+    (percent, dso, function) sorted by percent."""
+    total = {}
+    for ln in lines:
+        m = re.match(r"\s*([\d.]+)%\s+(\S+)\s+\[.\]\s+(.*)$", ln)
+        if not m:
+            continue
+        pct, dso, sym = float(m.group(1)), m.group(2), m.group(3)
+        if re.fullmatch(r"0x[0-9a-f]+", sym):
+            sym = function_of(dso, int(sym, 16))
+        total[(dso, sym)] = total.get((dso, sym), 0.0) + pct
+    return sorted(((p, d, s) for (d, s), p in total.items()), reverse=True)
+
+
 LIBDIRS = ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"]
+_FUNCS = {}
 
 
-def name_stripped_address(line):
-    """A stripped library (libunwind) shows raw offsets; name them by the
-    nearest exported symbol below, which is a hint, not a certainty."""
-    m = re.search(r"(\S+\.so[.\d]*)\s+\[\.\] 0x([0-9a-f]+)$", line)
-    if not m:
-        return line
-    lib = next((os.path.join(d, m.group(1)) for d in LIBDIRS
-                if os.path.exists(os.path.join(d, m.group(1)))), None)
-    sym = nearest_symbol(lib, int(m.group(2), 16)) if lib else None
-    return line + ("  (%s)" % sym if sym else "")
+def function_of(dso, off):
+    """Names the function around offset `off` of a stripped library: its
+    .eh_frame range, and the exported symbol there if there is one."""
+    lib = next((os.path.join(d, dso) for d in LIBDIRS
+                if os.path.exists(os.path.join(d, dso))), None)
+    if lib not in _FUNCS:
+        _FUNCS[lib] = function_ranges(lib) if lib else ([], {})
+    ranges, names = _FUNCS[lib]
+    for lo, hi in ranges:
+        if lo <= off < hi:
+            return names.get(lo, "unexported function at 0x%x" % lo)
+    return "0x%x" % off
 
 
-_SYMS = {}
-
-
-def nearest_symbol(lib, off):
-    if lib not in _SYMS:
-        _SYMS[lib] = exported_symbols(lib)
-    below = [(a, n) for a, n in _SYMS[lib] if a <= off]
-    return "%s+0x%x?" % (below[-1][1], off - below[-1][0]) if below else None
-
-
-def exported_symbols(lib):
-    """Sorted (address, name) of lib's defined dynamic symbols."""
-    try:
-        out = subprocess.run(["nm", "-D", "--defined-only", lib],
-                             capture_output=True, text=True).stdout
-    except OSError:
-        return []
-    syms = []
-    for ln in out.splitlines():
+def function_ranges(lib):
+    """(FDE address ranges, {address: exported name}) of lib."""
+    fde = run_text(["readelf", "--debug-dump=frames", lib])
+    ranges = [(int(a, 16), int(b, 16)) for a, b in
+              re.findall(r"FDE cie=\S+ pc=([0-9a-f]+)\.\.([0-9a-f]+)", fde)]
+    names = {}
+    for ln in run_text(["nm", "-D", "--defined-only", lib]).splitlines():
         f = ln.split()
         if len(f) == 3 and f[1] in "TtWi":
-            syms.append((int(f[0], 16), f[2]))
-    return sorted(syms)
+            names[int(f[0], 16)] = f[2]
+    return ranges, names
+
+
+def run_text(argv):
+    try:
+        return subprocess.run(argv, capture_output=True, text=True).stdout
+    except OSError:
+        return ""
 
 
 # --------------------------------------------------------------------- main
@@ -614,10 +636,20 @@ def select(items, names, keep=()):
     return [i for i in items if i.name in wanted]
 
 
+def loadavg():
+    """The load average, to tell a quiet machine from a busy one."""
+    try:
+        with open("/proc/loadavg") as f:
+            return "loadavg " + " ".join(f.read().split()[:3])
+    except OSError:
+        return ""
+
+
 def describe(args, workloads, configs):
     print("# libmtrace bench  %s" % time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
-    print("runs=%d scale=%g valgrind at %g of size (extrapolated: t0 + (t-t0)/f)\n"
+    print("runs=%d scale=%g valgrind at %g of size (extrapolated: t0 + (t-t0)/f)"
           % (args.runs, args.scale, args.vg_fraction))
+    print("cpus=%d  %s\n" % (os.cpu_count(), loadavg()))
     for w in workloads:
         print("  %-8s %-48s `%s`" % (w.name, w.what, " ".join(w.command(int(w.size * args.scale)))))
     for c in configs:
@@ -636,6 +668,7 @@ def main():
     bench.smoke_test(configs)
     bench.run_all(workloads, configs)
     print()
+    print("after the timed runs: %s\n" % loadavg())
     report_walls(bench, workloads, configs)
     report_targets(bench, workloads)
     report_logs(bench, workloads)
