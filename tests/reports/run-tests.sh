@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Report tests (issue 4): traced programs run as subprocesses with
+# LD_PRELOAD; their reports are read back and compared with what each
+# program is built to do.  GPL-3.0-or-later.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+LIB=$top/libmtrace/libmtrace.so
+BUILD=$here/build
+passed=0 failed=0
+
+fail() { echo "    $*"; return 1; }
+
+# Value of header KEY in report FILE.
+key() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
+
+# The "stack" line whose frame #0 names FUNC.
+stack_line_of() {
+	awk -v f="$2" '/^stack / { row = $0 } /^  #0 / && index($0, f) { print row; exit }' "$1"
+}
+
+# Field NAME of a stack line ("delta-bytes +1000" -> +1000).
+field() { awk -v n="$2" '{ for (i = 1; i < NF; i++) if ($i == n) print $(i + 1) }' <<<"$1"; }
+
+expect() {  # expect WHAT GOT WANT
+	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+t_phases() {
+	MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
+	local r1=log.1.memlog r2=log.2.memlog r3=log.3.memlog
+	for r in $r1 $r2 $r3; do [ -s $r ] || fail "no report $r" || return 1; done
+	[ ! -e log.4.memlog ] || fail "a fourth report was written" || return 1
+	expect "r1 trigger" "$(key $r1 trigger)" mtrace &&
+	expect "r3 trigger" "$(key $r3 trigger)" muntrace &&
+	expect "r1 delta" "$(key $r1 delta-bytes)" +1000 &&
+	expect "r1 live" "$(key $r1 live-blocks)" 10 &&
+	expect "r1 grow_small" "$(field "$(stack_line_of $r1 grow_small)" delta-bytes)" +1000 &&
+	expect "r2 delta" "$(key $r2 delta-bytes)" +4500 &&
+	expect "r2 blocks" "$(key $r2 delta-blocks)" +0 &&
+	expect "r2 grow_large" "$(field "$(stack_line_of $r2 grow_large)" delta-bytes)" +5000 &&
+	expect "r2 grow_small" "$(field "$(stack_line_of $r2 grow_small)" delta-bytes)" -500 &&
+	expect "r2 interval frees" "$(key $r2 interval-frees)" 5 &&
+	expect "r3 delta" "$(key $r3 delta-bytes)" -5000 &&
+	expect "r3 live" "$(key $r3 live-bytes)" 500 &&
+	expect "r3 peak" "$(key $r3 peak-bytes)" 5500 &&
+	expect "r3 grow_large" "$(field "$(stack_line_of $r3 grow_large)" delta-blocks)" -5 &&
+	expect "r3 end" "$(tail -n 1 $r3)" end &&
+	grep -q "^  [0-9]* bytes [0-9]* blocks main+" $r2 || fail "no by-frame line for main"
+}
+
+t_signal_idle() {
+	mkfifo in
+	MEMLEAK_CONFIG=mtraceinit,signal=USR2,report=rep.%n LD_PRELOAD=$LIB \
+		"$BUILD/idle" <in >out 2>err &
+	local pid=$!
+	exec 7>in                       # keeps the program blocked in read()
+	for _ in $(seq 50); do grep -q ready out 2>/dev/null && break; sleep 0.1; done
+	kill -USR2 $pid
+	for _ in $(seq 50); do [ -s rep.1 ] && grep -q '^end$' rep.1 && break; sleep 0.1; done
+	local alive=0
+	kill -0 $pid 2>/dev/null && alive=1
+	exec 7>&-
+	wait $pid
+	local st=$?
+	expect "blocked while reporting" $alive 1 &&
+	expect "exit status" $st 0 &&
+	[ -s rep.1 ] || fail "no report after SIGUSR2" || return 1
+	expect "trigger" "$(key rep.1 trigger)" signal &&
+	expect "live bytes" "$(key rep.1 live-bytes)" 4242 &&
+	expect "exit report" "$(key rep.2 trigger)" exit &&
+	expect "stdout" "$(cat out)" "$(printf 'ready\nend of input')" &&
+	expect "stderr" "$(cat err)" ""
+}
+
+t_threads() {
+	for run in 1 2 3; do
+		rm -f rep.*
+		MEMLEAK_CONFIG=report=rep.%n LD_PRELOAD=$LIB "$BUILD/threads4" || return 1
+		# 4 threads x 100 blocks of 16..64 bytes through one call site in
+		# fill(); each thread frees 50 of the next one's.  (libc's own
+		# per-thread blocks are live too: only fill()'s stack is checked.)
+		local row
+		row=$(stack_line_of rep.1 fill+)
+		expect "run $run live blocks" "$(field "$row" live-blocks)" 200 &&
+		expect "run $run live bytes" "$(field "$row" live-bytes)" $(( 50 * (16 + 32 + 48 + 64) )) &&
+		expect "run $run delta" "$(field "$row" delta-bytes)" +$(( 50 * (16 + 32 + 48 + 64) )) || return 1
+		[ "$(key rep.1 frees)" -ge 200 ] || fail "run $run: frees $(key rep.1 frees) < 200" || return 1
+	done
+}
+
+t_api_preloaded() {
+	MEMLEAK_CONFIG=mtraceinit,report=rep.%n LD_PRELOAD=$LIB "$BUILD/api" steady >out 2>err
+	expect "status" $? 0 &&
+	expect "output" "$(cat out)" "$(printf 'active 1\ngrew 3000\nreport 0\nloop done')" &&
+	expect "label" "$(awk '$1 == "label" { $1 = ""; print substr($0, 2) }' rep.1)" "api test" &&
+	expect "trigger" "$(key rep.1 trigger)" api
+}
+
+t_api_leak_aborts() {
+	MEMLEAK_CONFIG=mtraceinit,report=rep.%n LD_PRELOAD=$LIB "$BUILD/api" leak >out 2>err
+	local st=$?
+	expect "status (SIGABRT)" $st 134 &&
+	grep -q "MEMLEAK_ASSERT_NO_GROWTH failed at .*api.c:[0-9]*, iteration 6" err ||
+		fail "no assertion message: $(head -c 300 err)" || return 1
+	grep -q "^label MEMLEAK_ASSERT_NO_GROWTH failed" rep.2 || fail "no report from the assertion"
+}
+
+t_api_without_preload() {
+	"$BUILD/api" leak >out 2>err
+	expect "status" $? 0 &&
+	expect "output" "$(cat out)" "$(printf 'active 0\ngrew 0\nreport -1\nloop done')"
+}
+
+t_api_compiled_out() {
+	"$BUILD/api-disabled" leak >out 2>err
+	expect "status" $? 0 &&
+	expect "output" "$(cat out)" "$(printf 'active 0\ngrew 0\nreport -1\nloop done')"
+}
+
+run() {
+	local name=$1 dir
+	dir=$(mktemp -d)
+	if (cd "$dir" && "t_$name"); then
+		echo "PASS: $name"
+		passed=$((passed + 1))
+	else
+		echo "FAIL: $name"
+		failed=$((failed + 1))
+	fi
+	rm -rf "$dir"
+}
+
+if [ ! -f "$LIB" ]; then
+	echo "libmtrace.so is not built" >&2
+	exit 2
+fi
+for t in phases signal_idle threads api_preloaded api_leak_aborts \
+         api_without_preload api_compiled_out; do
+	run $t
+done
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
