@@ -23,9 +23,10 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 
 ALL_TESTS=(
 	static static-O0 static-nopie strdup template template-mtraceinit cxx-demangle
-	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack dlopen
+	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack
+	stacks long-names long-paths dlopen
 	depth config-unknown unwinders
-	threads thread-exit late-start concurrent percent-p
+	threads thread-exit bigheap late-start concurrent percent-p
 	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-vfork
 	exec-system exec-self
 	setuid devfull unwritable eintr closefds

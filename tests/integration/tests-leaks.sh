@@ -105,6 +105,44 @@ t_signal_stack() {
 	expect_stack log 153 /build/ handler_alloc on_signal send_signal main
 }
 
+# 2^14 distinct stacks, each used twice: written once each, never twice.
+t_stacks() {
+	need_libmtrace || return
+	local n dups
+	leak_run stacks "" || return 1
+	n=$(grep -c '^#s ' log)
+	[ "$n" -ge 16384 ] || { fail "only $n stack records for 16384 distinct stacks"; return 1; }
+	dups=$(awk '$1 == "#s" { $1 = $2 = ""; print }' log | sort | uniq -d | wc -l)
+	[ "$dups" -eq 0 ] || { fail "$dups stacks written more than once"; return 1; }
+}
+
+# A symbol whose demangled name is ~127 kB: its "#f" record holds all of it,
+# exactly as c++filt demangles the dynamic symbol.
+t_long_names() {
+	need_libmtrace || return
+	local mangled want
+	leak_run long_names 1000 || return 1
+	mangled=$(nm -D --defined-only "$BUILD/long_names" | awk '$3 ~ /Deep/ { print $3; exit }')
+	want=$(c++filt "$mangled")
+	[ ${#want} -gt 100000 ] || { fail "test setup: demangled name only ${#want} bytes"; return 1; }
+	awk '$1 == "#f" { sub(/^#f [^ ]+ [^ ]+ [^ ]+ /, ""); print }' log | grep -qxF "$want" ||
+		{ fail "no #f record with the full ${#want}-byte name; longest #f line: $(awk '$1 == "#f" { if (length($0) > m) m = length($0) } END { print m }' log)"; return 1; }
+}
+
+# Program and plugin live in a directory whose path is ~3000 bytes long.
+t_long_paths() {
+	local dir=$T i
+	for i in $(seq 60); do dir=$dir/directory-with-a-rather-long-name-$i; done
+	mkdir -p "$dir" && cp "$BUILD/dlopen_main" "$BUILD/plugin.so" "$dir/" || { skip "cannot create a ${#dir}-byte path"; return; }
+	traced log "$dir/dlopen_main" "$dir/plugin.so" >out 2>err || { fail "exit status $?: $(head -c 300 err)"; return 1; }
+	expect_leaks "$dir/dlopen_main" log "77 77 99" || return 1
+	grep -qF "@ $dir/plugin.so:" log || { fail "no WHERE with the full ${#dir}-byte plugin path"; return 1; }
+	leak_callers_match '(dlopen_main|plugin)\.c:[0-9]+' || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	[ "$(log_program log)" = "$dir/dlopen_main" ] || { fail "#p is not the ${#dir}-byte path"; return 1; }
+	grep -qE "^#m [0-9]+ 0x[0-9a-f]+ [-0-9a-f]+ $dir/plugin\.so\$" log || { fail "no #m with the full plugin path"; return 1; }
+}
+
 # mtrace() after muntrace() neither restarts nor truncates the log.
 t_restart() {
 	exit_case restart "31 62"

@@ -28,6 +28,11 @@ t_thread_exit() {
 	grep -q '^joined 50$' out || { fail "output: $(cat out)"; return 1; }
 }
 
+# 400000 blocks live at once, freed cross-thread.
+t_bigheap() {
+	leak_run bigheap "2222 3333"
+}
+
 # mtrace() while other threads allocate; frees of older blocks unlogged.
 t_late_start() {
 	leak_run late_start "1234 4321"
