@@ -8,6 +8,7 @@
 #include "arena.h"
 #include "config.h"
 #include "counters.h"
+#include "elfsyms.h"
 #include "fmt.h"
 #include "guard.h"
 #include "logfile.h"
@@ -241,13 +242,18 @@ static void put_utc_time(struct writer *w)
     writer_putc(w, '\n');
 }
 
-/* "NAME+0xSYMOFF (PATH+0xOFF)", the form mtrace-check reads back. */
+/* "NAME+0xSYMOFF (PATH+0xOFF)", the form mtrace-check reads back.  A
+ * frame dladdr could not name is looked up in the module's .symtab. */
 static void put_frame(struct writer *w, const struct frame *f)
 {
-    if (f->symbol) {
-        writer_puts(w, f->symbol);
+    uintptr_t sym_off = f->symbol_offset;
+    const char *name = f->symbol;
+    if (name == NULL && f->mod)
+        name = elfsyms_lookup(f->mod, f->offset, &sym_off);
+    if (name) {
+        writer_puts(w, name);
         writer_puts(w, "+");
-        writer_ptr(w, f->symbol_offset);
+        writer_ptr(w, sym_off);
     } else {
         writer_puts(w, "??");
     }

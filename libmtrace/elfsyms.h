@@ -1,0 +1,16 @@
+/* elfsyms.h - function names from a module's ELF symbol table (.symtab),
+ * for the frames dladdr cannot name (static functions, executables linked
+ * without -rdynamic).  Used by reports only, never on the hot path; the
+ * caller serialises calls (the report lock).  GPL-3.0-or-later. */
+#ifndef MT_ELFSYMS_H
+#define MT_ELFSYMS_H
+#include "modmap.h"
+#include <stdint.h>
+
+/* The demangled name of the function of MOD containing module offset OFF,
+ * and OFF's distance from its start; NULL when the file has no such
+ * symbol.  The name stays valid for the process's lifetime. */
+const char *elfsyms_lookup(struct module *mod, uintptr_t off,
+                           uintptr_t *sym_off);
+
+#endif
