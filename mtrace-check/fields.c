@@ -67,6 +67,114 @@ size_t split_fields(const char *line, size_t len, struct slice *out, size_t max)
 	return count;
 }
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Whitespace and newline bitmaps of 64 bytes (bit i = byte i). */
+static void block_masks(const unsigned char *p, uint64_t *ws, uint64_t *nl)
+{
+	const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
+	const __m128i above = _mm_set1_epi8('\t' - 1), below = _mm_set1_epi8('\r' + 1);
+	uint64_t w = 0, n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		__m128i c = _mm_loadu_si128((const __m128i *)(p + 16 * i));
+		/* \t..\r by signed compares: bytes >= 0x80 are negative, so out. */
+		__m128i range = _mm_and_si128(_mm_cmpgt_epi8(c, above), _mm_cmplt_epi8(c, below));
+		__m128i is_ws = _mm_or_si128(_mm_cmpeq_epi8(c, space), range);
+		w |= (uint64_t)(uint16_t)_mm_movemask_epi8(is_ws) << (16 * i);
+		n |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c, newline)) << (16 * i);
+	}
+	*ws = w;
+	*nl = n;
+}
+
+static uint64_t low_bits(unsigned n)
+{
+	return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+}
+
+/* split_line with the line looked at 64 bytes at a time: whitespace and
+ * newlines become bitmaps, and fields are read off them with bit scans,
+ * with no per-byte branches. */
+size_t split_line(const char *line, const char *end, struct slice *out, size_t max,
+		  const char **nl)
+{
+	const unsigned char *p = (const unsigned char *)line;
+	size_t total = (size_t)(end - line), pos = 0, count = 0, field_start = 0;
+	int in_field = 0;
+
+	for (;;) {
+		size_t avail = total - pos;
+		unsigned char tmp[64];
+		const unsigned char *blk = p + pos;
+		uint64_t ws, nlm;
+
+		if (avail == 0)
+			break;
+		if (avail < 64) {
+			memset(tmp, 0, sizeof tmp);
+			memcpy(tmp, blk, avail);
+			blk = tmp;
+		}
+		block_masks(blk, &ws, &nlm);
+		unsigned limit = avail < 64 ? (unsigned)avail : 64;
+		nlm &= low_bits(limit);
+		if (nlm)
+			limit = (unsigned)__builtin_ctzll(nlm);
+		uint64_t inside = low_bits(limit);
+		unsigned b = 0;
+		while (b < limit) {
+			if (!in_field) {
+				uint64_t m = (~ws & inside) >> b;
+				if (!m)
+					break;
+				b += (unsigned)__builtin_ctzll(m);
+				if (count == max) {
+					/* Enough fields: only the end of the line matters. */
+					if (nlm) {
+						*nl = line + pos + limit;
+					} else {
+						const void *q = memchr(p + pos + b, '\n', total - pos - b);
+						*nl = q;
+					}
+					return count;
+				}
+				field_start = pos + b;
+				in_field = 1;
+			} else {
+				uint64_t m = (ws & inside) >> b;
+				if (!m)
+					break;
+				b += (unsigned)__builtin_ctzll(m);
+				out[count].p = line + field_start;
+				out[count].n = pos + b - field_start;
+				count++;
+				in_field = 0;
+			}
+		}
+		if (nlm) {
+			if (in_field) {
+				out[count].p = line + field_start;
+				out[count].n = pos + limit - field_start;
+				count++;
+			}
+			*nl = line + pos + limit;
+			return count;
+		}
+		pos += avail < 64 ? avail : 64;
+	}
+	if (in_field) {
+		out[count].p = line + field_start;
+		out[count].n = total - field_start;
+		count++;
+	}
+	*nl = NULL;
+	return count;
+}
+
+#else
+
 size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
 		  const char **nl)
 {
@@ -92,6 +200,8 @@ size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
 	*nl = s < e ? (const char *)s : NULL;
 	return count;
 }
+
+#endif
 
 static int hex_value(unsigned char c)
 {

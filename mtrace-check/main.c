@@ -6,6 +6,7 @@
 #include "engine.h"
 #include "linereader.h"
 #include "options.h"
+#include "pipeline.h"
 #include "stackview.h"
 #include "symbolizer.h"
 #include "util.h"
@@ -24,13 +25,10 @@ static void usage_hint(void)
 
 static int replay(struct engine *e, struct line_reader *lr, const char *name)
 {
-	struct slice f[ENGINE_FIELDS];
-	const char *line;
-	size_t len, nf;
-	int got;
-
-	while ((got = lr_next_split(lr, &line, &len, f, ENGINE_FIELDS, &nf)) > 0)
-		engine_split_line(e, line, len, f, nf);
+	/* MTRACE_CHECK_THREADS=0 keeps everything on one thread. */
+	const char *threads = getenv("MTRACE_CHECK_THREADS");
+	int got = threads && strcmp(threads, "0") == 0 ? replay_serial(lr, e)
+						       : pipeline_run(lr, e);
 	if (got < 0) {
 		fflush(stdout);
 		note("%s: read error: %s", name, strerror(lr->read_errno));

@@ -1,0 +1,199 @@
+/* pipeline.c - a reader thread and the engine thread joined by a ring of
+ * buffers (see pipeline.h).  Each buffer ends after a newline; the bytes
+ * of a line cut by the buffer's end are carried into the next one, and a
+ * buffer grows until it holds at least one whole line (a line of
+ * megabytes).  The threads meet once per buffer, not once per line.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#define _GNU_SOURCE     /* memrchr */
+#include "pipeline.h"
+#include "fields.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+	RING = 4,                /* buffers in flight */
+	BUFFER_BYTES = 1 << 20,
+};
+
+struct buffer {
+	char *data;
+	size_t cap;
+	size_t len;              /* bytes handed to the engine */
+	size_t filled;           /* bytes read (len plus the carried tail) */
+	int last;                /* no buffer follows: the end, or an error */
+	int read_errno;
+};
+
+struct ring {
+	struct buffer slots[RING];
+	size_t head, tail, count;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	int fd;
+};
+
+int replay_serial(struct line_reader *lr, struct engine *e)
+{
+	struct slice f[ENGINE_FIELDS];
+	const char *line;
+	size_t len, nf;
+	int got;
+
+	while ((got = lr_next_split(lr, &line, &len, f, ENGINE_FIELDS, &nf)) > 0)
+		engine_split_line(e, line, len, f, nf);
+	return got < 0 ? -1 : 0;
+}
+
+static struct buffer *take_empty(struct ring *r)
+{
+	pthread_mutex_lock(&r->lock);
+	while (r->count == RING)
+		pthread_cond_wait(&r->changed, &r->lock);
+	struct buffer *b = &r->slots[r->head];
+	pthread_mutex_unlock(&r->lock);
+	b->len = b->filled = 0;
+	b->last = b->read_errno = 0;
+	return b;
+}
+
+static void publish(struct ring *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->head = (r->head + 1) % RING;
+	r->count++;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static struct buffer *take_full(struct ring *r)
+{
+	pthread_mutex_lock(&r->lock);
+	while (r->count == 0)
+		pthread_cond_wait(&r->changed, &r->lock);
+	struct buffer *b = &r->slots[r->tail];
+	pthread_mutex_unlock(&r->lock);
+	return b;
+}
+
+static void give_back(struct ring *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->tail = (r->tail + 1) % RING;
+	r->count--;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* read() until the buffer is full or the input ends; returns bytes read,
+ * or -1 with errno set. */
+static ssize_t read_some(int fd, struct buffer *b)
+{
+	ssize_t got;
+	do
+		got = read(fd, b->data + b->filled, b->cap - b->filled);
+	while (got < 0 && errno == EINTR);
+	if (got > 0)
+		b->filled += (size_t)got;
+	return got;
+}
+
+static void *reader(void *arg)
+{
+	struct ring *r = arg;
+	struct buffer *b = take_empty(r);
+
+	for (;;) {
+		ssize_t got = read_some(r->fd, b);
+		if (got <= 0) {
+			b->len = b->filled;          /* a truncated last line too */
+			b->last = 1;
+			b->read_errno = got < 0 ? errno : 0;
+			publish(r);
+			return NULL;
+		}
+		const char *nl = memrchr(b->data, '\n', b->filled);
+		if (!nl) {
+			if (b->filled == b->cap)     /* no whole line yet: grow */
+				b->data = xrealloc(b->data, b->cap *= 2);
+			continue;
+		}
+		if (b->filled < b->cap / 2)
+			continue;                    /* fill up before a handoff */
+		b->len = (size_t)(nl - b->data) + 1;
+		struct buffer *done = b;
+		publish(r);
+		b = take_empty(r);
+		size_t carry = done->filled - done->len;
+		if (carry > b->cap)
+			b->data = xrealloc(b->data, b->cap = carry * 2);
+		memcpy(b->data, done->data + done->len, carry);
+		b->filled = carry;
+	}
+}
+
+static void replay_buffer(struct engine *e, const struct buffer *b)
+{
+	struct slice f[ENGINE_FIELDS];
+	const char *p = b->data, *end = b->data + b->len, *nl;
+
+	while (p < end) {
+		size_t nf = split_line(p, end, f, ENGINE_FIELDS, &nl);
+		const char *line_end = nl ? nl : end;
+		engine_split_line(e, p, (size_t)(line_end - p), f, nf);
+		p = line_end + 1;
+	}
+}
+
+static void ring_init(struct ring *r, int fd)
+{
+	memset(r, 0, sizeof *r);
+	r->fd = fd;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->changed, NULL);
+	for (int i = 0; i < RING; i++) {
+		r->slots[i].cap = BUFFER_BYTES;
+		r->slots[i].data = xmalloc(BUFFER_BYTES);
+	}
+}
+
+static void ring_destroy(struct ring *r)
+{
+	for (int i = 0; i < RING; i++)
+		free(r->slots[i].data);
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->changed);
+}
+
+int pipeline_run(struct line_reader *lr, struct engine *e)
+{
+	struct ring r;
+	pthread_t thread;
+	int read_errno = 0;
+
+	ring_init(&r, lr->fd);
+	if (pthread_create(&thread, NULL, reader, &r) != 0) {
+		ring_destroy(&r);
+		return replay_serial(lr, e);
+	}
+	for (;;) {
+		struct buffer *b = take_full(&r);
+		replay_buffer(e, b);
+		int last = b->last;
+		read_errno = b->read_errno;
+		give_back(&r);
+		if (last)
+			break;
+	}
+	pthread_join(thread, NULL);
+	ring_destroy(&r);
+	if (read_errno) {
+		lr->read_errno = read_errno;
+		return -1;
+	}
+	return 0;
+}
