@@ -17,19 +17,33 @@ need_libmtrace() {
 	[ "$MODE" = libmtrace ] || skip "needs libmtrace.so (running against glibc's tracer)"
 }
 
+# limited CMD...: run CMD for at most RUN_TIMEOUT seconds (status 124 when
+# it timed out).  timeout puts CMD in a process group of its own; whatever
+# is left in it afterwards (a child stuck in a deadlock with every signal
+# blocked outlives its parent) is killed.
+limited() {
+	local pid st
+	timeout -k 5 "$RUN_TIMEOUT" "$@" &
+	pid=$!
+	wait $pid
+	st=$?
+	kill -KILL -- -$pid 2>/dev/null
+	return $st
+}
+
 # traced LOG [VAR=VALUE...] PROGRAM ARGS...: run under the preload.  env is
 # started without LD_PRELOAD, so only PROGRAM (and its children) are traced.
 traced() {
 	local log=$1
 	shift
-	timeout "$RUN_TIMEOUT" env MALLOC_TRACE="$log" LD_PRELOAD="$LIB" "$@"
+	limited env MALLOC_TRACE="$log" LD_PRELOAD="$LIB" "$@"
 }
 
 # glibc_traced LOG PROGRAM ARGS...: the same under glibc's own tracer.
 glibc_traced() {
 	local log=$1
 	shift
-	timeout "$RUN_TIMEOUT" env MALLOC_TRACE="$log" LD_PRELOAD="$GLIBC_TRACER" "$@"
+	limited env MALLOC_TRACE="$log" LD_PRELOAD="$GLIBC_TRACER" "$@"
 }
 
 # run_mtrace BINARY LOG: glibc's checker; BINARY "" means none.

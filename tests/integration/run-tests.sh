@@ -27,7 +27,7 @@ ALL_TESTS=(
 	stacks long-names long-paths dlopen
 	depth config-unknown unwinders
 	threads thread-exit bigheap late-start concurrent percent-p
-	fork-exit fork-_exit fork-O0 fork-threads exec-fork exec-vfork
+	fork-exit fork-_exit fork-O0 fork-threads fork-dlopen exec-fork exec-vfork
 	exec-system exec-self
 	setuid devfull unwritable eintr closefds
 	classic classic-nopie semantics

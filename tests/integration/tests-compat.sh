@@ -59,7 +59,7 @@ same_run() {
 	local name=$1 st native_st
 	shift
 	mkdir -p native traced logs
-	(cd native && timeout "$RUN_TIMEOUT" "$@") >"$name.native" 2>/dev/null
+	(cd native && limited "$@") >"$name.native" 2>/dev/null
 	native_st=$?
 	(cd traced && traced "$T/logs/$name" MEMLEAK_CONFIG=mtraceinit "$@") >"$name.traced" 2>"$name.err"
 	st=$?

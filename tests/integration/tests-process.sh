@@ -101,7 +101,7 @@ t_fork_O0() { fork_case fork_O0 _exit; }
 
 # Fork while another thread hammers malloc: no deadlock, every child log clean.
 t_fork_threads() {
-	local n=60 logs st
+	local n=60 logs st RUN_TIMEOUT=20
 	traced log "$BUILD/fork_threads" $n >out 2>err
 	st=$?
 	[ $st -ne 124 ] || { fail "timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
@@ -110,6 +110,19 @@ t_fork_threads() {
 	[ "$MODE" = libmtrace ] || return 0
 	logs=$(trace_logs log | grep -vc '^log$')
 	[ "$logs" -eq $n ] || { fail "$logs child logs, expected $n"; return 1; }
+	check_children $(trace_logs log | grep -v '^log$')
+}
+
+# Fork while another thread is inside dlopen()/dlclose(): no deadlock,
+# every child log clean.
+t_fork_dlopen() {
+	local n=60 st RUN_TIMEOUT=20
+	traced log "$BUILD/fork_dlopen" "$BUILD/plugin.so" $n >out 2>err
+	st=$?
+	[ $st -ne 124 ] || { fail "timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
+	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
+	expect_leaks "$BUILD/fork_dlopen" log "" || return 1
+	[ "$MODE" = libmtrace ] || return 0
 	check_children $(trace_logs log | grep -v '^log$')
 }
 
