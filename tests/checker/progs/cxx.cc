@@ -8,12 +8,12 @@
 
 namespace demo {
 template <typename T> struct Box {
-	T *make(int n) { return new T[n]; }
+	T *make(int n) { return new T[n]; } // CALL:make
 };
 struct Node {
 	std::string name;
 	Node *next = nullptr;
-	void grow() { next = new Node{ name + "-child" }; }
+	void grow() { next = new Node{ name + "-child" }; } // CALL:grow
 };
 } // namespace demo
 
@@ -21,9 +21,9 @@ int main()
 {
 	mtrace();
 	demo::Box<long> box;
-	long *leak = box.make(12);
+	long *leak = box.make(12); // CALL:main-make
 	demo::Node *root = new demo::Node{ "a fairly long root name for the heap" };
-	root->grow();
+	root->grow(); // CALL:main-grow
 	std::vector<int> v(100);
 	(void)leak;
 	return 0;
