@@ -26,10 +26,10 @@ ALL_TESTS=(
 	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack
 	stacks long-names long-paths dlopen
 	depth config-unknown unwinders
-	threads thread-exit bigheap late-start concurrent percent-p
+	threads thread-exit bigheap late-start muntrace-threads concurrent percent-p
 	fork-exit fork-_exit fork-O0 fork-threads fork-dlopen exec-fork exec-vfork
-	exec-system exec-self
-	setuid devfull unwritable eintr closefds
+	exec-system exec-self exec-threads exec-fails
+	setuid stdout-log devfull unwritable eintr closefds
 	classic classic-nopie semantics
 	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
 )

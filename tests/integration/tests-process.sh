@@ -38,6 +38,16 @@ t_late_start() {
 	leak_run late_start "1234 4321"
 }
 
+# muntrace() while other threads are busy: "= End" last, nothing bogus.
+t_muntrace_threads() {
+	local out
+	traced log "$BUILD/late_start" stop >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	[ "$(tail -n1 log)" = "= End" ] || { fail "last line is not '= End': $(tail -n1 log)"; return 1; }
+	out=$(run_mtrace "$BUILD/late_start" log) || { fail "mtrace failed"; return 1; }
+	[ "$(bogus_count "$out")" -eq 0 ] || { fail "bogus lines:"; grep -m5 -E "duplicate|never" <<<"$out"; return 1; }
+	[ "$MODE" != libmtrace ] || check_grammar log
+}
+
 # Two traced processes at once with the same MALLOC_TRACE: the first (a
 # "sleep 2" traced from load) holds LOG; the second must not truncate it and
 # writes LOG.<pid>.  A later run reuses LOG, which no live process holds.
@@ -173,6 +183,26 @@ t_exec_self() {
 	expect_leaks "$BUILD/exec_child" "log.$pid" "321 654"
 }
 
+# exec() while another thread allocates: no hang; both logs consistent.
+t_exec_threads() {
+	need_libmtrace || return
+	local pid st
+	traced log MEMLEAK_CONFIG=mtraceinit "$BUILD/exec_parent" threads-exec "$BUILD/exec_child" >out 2>err
+	st=$?
+	[ $st -eq 7 ] || { fail "exit status $st, not the child's 7: $(cat out err)"; return 1; }
+	pid=$(awk '$1 == "child" && $2 == "pid" { print $3 }' out)
+	[ -f "log.$pid" ] || { fail "no log.$pid; files: $(ls)"; return 1; }
+	expect_leaks "$BUILD/exec_child" "log.$pid" "321 654" || return 1
+	check_all_logs log || return 1
+	check_grammar log
+}
+
+# A failed exec changes nothing: the program goes on, its log intact.
+t_exec_fails() {
+	need_libmtrace || return
+	exec_case badexec
+}
+
 t_exec_fork() { need_libmtrace || return; exec_case fork; }
 t_exec_vfork() { need_libmtrace || return; exec_case vfork; }
 t_exec_system() { need_libmtrace || return; exec_case system; }
@@ -203,6 +233,20 @@ is_secure() {
 	[ "$(stat -c %u "$1")" != "$(id -u)" ] && [ -u "$1" ] &&
 		cp /usr/bin/id ./id-probe && chown nobody ./id-probe && chmod 4755 ./id-probe &&
 		[ "$(./id-probe -u)" != "$(id -u)" ]
+}
+
+# MALLOC_TRACE=/dev/stdout (a common way to see the log): the log arrives
+# on stdout complete.  Files a run leaves in /dev are reported and removed.
+t_stdout_log() {
+	need_libmtrace || return
+	local stray
+	traced /dev/stdout "$BUILD/leak_static" >log 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	stray=$(find /dev -maxdepth 1 -newer "$T" -name 'stdout.*' 2>/dev/null)
+	if [ -n "$stray" ]; then
+		note "the run created $stray (removed)"
+		rm -f $stray
+	fi
+	expect_leaks "$BUILD/leak_static" log "63 100 200 5000"
 }
 
 # MALLOC_TRACE=/dev/full: one warning, same output and exit status.

@@ -3,14 +3,35 @@
  * inherits LD_PRELOAD, MALLOC_TRACE and MEMLEAK_CONFIG.
  * Known leaks: 123 (before the child runs) and 124 (after it finished).
  * "exec" replaces the parent itself: its log must keep the 123-byte leak.
- * "vfork" runs the child through vfork() + execv().
- * Usage: exec_parent fork|vfork|system|exec CHILD */
+ * "vfork" runs the child through vfork() + execv().  "threads-exec" is
+ * "exec" while another thread keeps allocating.  "badexec" tries to exec
+ * a missing file first, which fails; the program then goes on as "fork".
+ * Usage: exec_parent fork|vfork|system|exec|threads-exec|badexec CHILD */
 #include <mcheck.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "util.h"
+
+static void *hammer(void *arg)
+{
+	(void)arg;
+	for (;;)
+		free(used(malloc(48)));
+	return NULL;
+}
+
+static void exec_with_thread(char **argv)
+{
+	pthread_t th;
+
+	pthread_create(&th, NULL, hammer, NULL);
+	free(used(malloc(10)));
+	execv(argv[0], argv);
+	_exit(127);
+}
 
 static int run_forked(char *child, int use_vfork)
 {
@@ -41,6 +62,13 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "exec") == 0) {
 		execv(argv[2], argv + 2);
 		return 127;
+	}
+	if (strcmp(argv[1], "threads-exec") == 0)
+		exec_with_thread(argv + 2);
+	if (strcmp(argv[1], "badexec") == 0) {
+		char *none[] = { "/nonexistent/program", NULL };
+
+		execv(none[0], none);
 	}
 	if (strcmp(argv[1], "system") == 0)
 		status = system(argv[2]);
