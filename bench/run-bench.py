@@ -49,11 +49,11 @@ class Workload:
 
 
 WORKLOADS = [
-    Workload("single", "malloc/free pairs, 1 thread, ~16 frames",
+    Workload("single", "malloc/free pairs, 1 thread, 15 frames",
              ["./wl", "pairs", "@N", "1"], 1_000_000),
     Workload("threads", "same pairs split over 2 threads",
              ["./wl", "pairs", "@N", "2"], 1_000_000),
-    Workload("deep", "malloc/free pairs, ~38 frames",
+    Workload("deep", "malloc/free pairs, 37 frames",
              ["./wl", "deep", "@N"], 400_000),
     Workload("cxx", "std::string/vector/map churn (~21 allocs/iter)",
              ["./wl_cxx", "@N"], 20_000),
