@@ -179,11 +179,13 @@ def count_events(path, heaptrack):
     """Events in a log: lines that are allocations/frees, not headers or
     stack records ('#', '=' lines; heaptrack's t/i/m/... records)."""
     with open(path, "rb") as f:
-        data = b"\n" + f.read()
+        data = f.read()
+    if not data.endswith(b"\n"):
+        data += b"\n"            # a cut last line still counts
+    starts = b"\n" + data[:-1]   # every line start follows a "\n" here
     if heaptrack:
-        return data.count(b"\n+") + data.count(b"\n-")
-    lines = data.count(b"\n") - (0 if data.endswith(b"\n") else -1)
-    return lines - data.count(b"\n#") - data.count(b"\n=")
+        return starts.count(b"\n+") + starts.count(b"\n-")
+    return data.count(b"\n") - starts.count(b"\n#") - starts.count(b"\n=")
 
 
 def log_stats(cfg, tmp):
@@ -204,7 +206,8 @@ class Bench:
         self.walls = {}      # (workload, config) -> [seconds]
         self.rss = {}        # (workload, config) -> [KiB]
         self.logs = {}       # (workload, config) -> (bytes, events)
-        self.failed = {}     # (workload, config) -> exit status
+        self.failed = {}     # (workload, config) -> [exit status, ...]
+        self.errors = {}     # (workload, config) -> first failure's stderr
         self.vg_empty = {}   # workload -> [seconds] of valgrind at size 0
 
     def size(self, w, cfg):
@@ -227,7 +230,8 @@ class Bench:
         r = run_one(cfg, w.command(self.size(w, cfg)), self.tmp)
         key = (w.name, cfg.name)
         if r.status != 0:
-            self.failed[key] = r.status
+            self.failed.setdefault(key, []).append(r.status)
+            self.errors.setdefault(key, first_lines(os.path.join(self.tmp, "stderr")))
         else:
             self.walls.setdefault(key, []).append(r.wall)
             self.rss.setdefault(key, []).append(r.maxrss_kb)
@@ -283,9 +287,32 @@ def table(header, rows):
 
 
 def cell(bench, w, cname):
-    if (w.name, cname) in bench.failed and not bench.walls.get((w.name, cname)):
-        return "fail(%d)" % bench.failed[(w.name, cname)]
-    return fmt(bench.median(w, cname))
+    """The median, marked when some runs failed (exit status shown)."""
+    fails = bench.failed.get((w.name, cname))
+    if not fails:
+        return fmt(bench.median(w, cname))
+    mark = "%d fail, exit %d" % (len(fails), fails[0])
+    if not bench.walls.get((w.name, cname)):
+        return mark
+    return "%s (%s)" % (fmt(bench.median(w, cname)), mark)
+
+
+def report_failures(bench):
+    """What the first failing run of each workload/config printed."""
+    if not bench.errors:
+        return
+    print("## Failed runs\n")
+    for (wname, cname), text in sorted(bench.errors.items()):
+        print("%s under %s, exit %d:\n```\n%s\n```\n"
+              % (wname, cname, bench.failed[(wname, cname)][0], text))
+
+
+def first_lines(path, n=5):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[:n]).rstrip()
+    except OSError:
+        return ""
 
 
 def report_walls(bench, workloads, configs):
@@ -493,7 +520,8 @@ def time_checkers(runs, log, tmp):
 
 def keep_output(out, log):
     """Keeps each checker's output next to the bench for a later diff."""
-    kind = "stacks" if b"\n#s " in open(log, "rb").read(1 << 16) else "classic"
+    with open(log, "rb") as f:
+        kind = "stacks" if b"\n#s " in f.read(1 << 16) else "classic"
     shutil.copy(out, os.path.join(BENCH, "last-%s.%s.txt"
                                   % (os.path.basename(out), kind)))
 
@@ -513,16 +541,16 @@ def same_output(outs):
 # ---------------------------------------------------------------- profiling
 
 def profile(args, tmp):
-    """perf record -g of the stack-logging run, one and two threads; prints
-    the top symbols.  The tracer's variables go through env(1) so perf
-    itself is untraced."""
+    """perf record -g of the stack-logging run (one thread, two threads,
+    many live blocks); prints the top symbols.  The tracer's variables go
+    through env(1) so perf itself is untraced."""
     cfg = next(c for c in CONFIGS if c.name == "ours-stacks")
     if not cfg.available() or not shutil.which("perf"):
         print("## perf profile of ours-stacks: n/a (library or perf missing)\n")
         return
     n = str(max(1, int(1_000_000 * args.scale)))
-    for threads in ("1", "2"):
-        cmd = ["./wl", "pairs", n, threads]
+    for cmd in (["./wl", "pairs", n, "1"], ["./wl", "pairs", n, "2"],
+                ["./wl", "live", n]):
         print("## perf profile of ours-stacks, `%s`\n" % " ".join(cmd))
         data = os.path.join(tmp, "perf.data")
         rec = ["perf", "record", "-q", "-g", "-o", data, "--", "env"] + \
@@ -670,6 +698,7 @@ def main():
     print()
     print("after the timed runs: %s\n" % loadavg())
     report_walls(bench, workloads, configs)
+    report_failures(bench)
     report_targets(bench, workloads)
     report_logs(bench, workloads)
     report_rss(bench, workloads, configs)
