@@ -146,7 +146,7 @@ for v in pie nopie; do
 	glibc_traced cxx-$v.log ./cxx-$v
 	every_form "$OUT" cxx-$v cxx-$v.log
 	for r in 1 2 3; do
-		threads_log threads-$v-$r.log ./threads-$v $((1000 * r))
+		threads_log threads-$v-$r.log ./threads-$v $((2500 * r * r))
 		every_form "$OUT" threads-$v threads-$v-$r.log
 	done
 done

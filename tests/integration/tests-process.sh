@@ -277,6 +277,20 @@ t_unwritable() {
 	[ ! -s err ] || note "warning: $(cat err)"
 }
 
+# A file size limit (ulimit -f) the log outgrows: write(2) raises SIGXFSZ,
+# whose default action would kill the program.  It must run as natively.
+t_fsize_limit() {
+	local st native_st
+	(ulimit -f 200 && "$BUILD/writefail") >native.out
+	native_st=$?
+	(ulimit -f 200 && traced log "$BUILD/writefail") >out 2>err
+	st=$?
+	[ $st -eq $native_st ] || { fail "exit status $st, natively $native_st (153 = killed by SIGXFSZ)"; return 1; }
+	cmp -s out native.out || { fail "stdout differs: $(cat out)"; return 1; }
+	[ "$(wc -l <err)" -eq 1 ] && grep -q '^libmtrace:' err ||
+		{ fail "stderr is not one 'libmtrace:' line: $(head -c 500 err)"; return 1; }
+}
+
 # The program closes every descriptor above 2 and opens ten files of its
 # own, which get the lowest free descriptors: none of the log may land in
 # them.  (Whether tracing goes on is not checked here.)
