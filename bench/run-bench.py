@@ -70,7 +70,7 @@ class Config:
     """How to run a workload under one tracer.
 
     env: variables to set ({tmp} is replaced by the run's scratch dir);
-    prefix: command prepended (valgrind); log: file the tracer writes;
+    prefix: command prepended (valgrind; {tmp} replaced too); log: file the tracer writes;
     needs: files that must exist for the config to be available;
     reduced: run at --vg-fraction of the size and extrapolate."""
 
@@ -120,6 +120,10 @@ CONFIGS = [
     Config("heaptrack", {"DUMP_HEAPTRACK_OUTPUT": "{tmp}/ht.raw",
                          "LD_PRELOAD": HEAPTRACK},
            log="ht.raw", needs=[HEAPTRACK]),
+    # The whole `heaptrack -o` script (interpreter and zstd running beside
+    # the program), for reference: only on request.
+    Config("heaptrack-full", prefix=["heaptrack", "-o", "{tmp}/ht.raw"],
+           needs=[HEAPTRACK], default=False),
     # exitcode=0: the workloads leak on purpose and LSan would exit 23.
     Config("lsan", {"LD_PRELOAD": LSAN,
                     "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
@@ -163,7 +167,8 @@ def run_one(cfg, argv, tmp):
     cwd = os.getcwd()
     os.chdir(BENCH)
     try:
-        return spawn_timed(cfg.prefix + argv, os.path.join(tmp, "stdout"),
+        prefix = [a.replace("{tmp}", tmp) for a in cfg.prefix]
+        return spawn_timed(prefix + argv, os.path.join(tmp, "stdout"),
                            os.path.join(tmp, "stderr"), cfg.settings(tmp))
     finally:
         os.chdir(cwd)
