@@ -1,6 +1,7 @@
 /* runit.c - runs a command and reports its wall time, peak RSS and exit
  * status:  runit RESULTFILE TIMEOUT [VAR=VALUE...] -- PROG [ARG...]
- * RESULTFILE gets one line "WALL_SECONDS MAXRSS_KIB EXIT_STATUS".
+ * RESULTFILE gets one line "WALL_SECONDS MAXRSS_KIB EXIT_STATUS CPU_SECONDS"
+ * (CPU = user + system time of PROG and the children it waited for).
  * The VAR=VALUE settings (LD_PRELOAD, MALLOC_TRACE...) go to PROG only,
  * so the tracer under test never loads into the runner itself.
  * After TIMEOUT seconds (0: none) the command is killed, so one hung
@@ -83,6 +84,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	double wall = now() - t0;
-	fprintf(out, "%.6f %ld %d\n", wall, ru.ru_maxrss, exit_status(status));
+	double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		     ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	fprintf(out, "%.6f %ld %d %.6f\n", wall, ru.ru_maxrss,
+		exit_status(status), cpu);
 	return fclose(out) ? 2 : 0;
 }
