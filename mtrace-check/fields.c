@@ -94,6 +94,39 @@ static uint64_t low_bits(unsigned n)
 	return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
 }
 
+/* The common case: the newline is within the first 64 bytes (and 64 bytes
+ * are readable).  Field starts and ends are bitmaps, taken pairwise with
+ * bit scans.  Sets *nl to NULL when the line is longer. */
+static size_t split_short_line(const char *line, struct slice *out, size_t max,
+			       const char **nl)
+{
+	uint64_t ws, nlm;
+
+	block_masks((const unsigned char *)line, &ws, &nlm);
+	if (!nlm) {
+		*nl = NULL;
+		return 0;
+	}
+	unsigned limit = (unsigned)__builtin_ctzll(nlm);
+	uint64_t inside = low_bits(limit);
+	uint64_t text = ~ws & inside;
+	uint64_t starts = text & ~(text << 1);
+	uint64_t ends = ~text & (text << 1);   /* one past each field */
+	size_t count = 0;
+
+	while (starts && count < max) {
+		unsigned s = (unsigned)__builtin_ctzll(starts);
+		unsigned e = (unsigned)__builtin_ctzll(ends);
+		out[count].p = line + s;
+		out[count].n = e - s;
+		count++;
+		starts &= starts - 1;
+		ends &= ends - 1;
+	}
+	*nl = line + limit;
+	return count;
+}
+
 /* split_line with the line looked at 64 bytes at a time: whitespace and
  * newlines become bitmaps, and fields are read off them with bit scans,
  * with no per-byte branches. */
@@ -104,6 +137,11 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 	size_t total = (size_t)(end - line), pos = 0, count = 0, field_start = 0;
 	int in_field = 0;
 
+	if (total >= 64) {
+		size_t n = split_short_line(line, out, max, nl);
+		if (*nl)
+			return n;
+	}
 	for (;;) {
 		size_t avail = total - pos;
 		unsigned char tmp[64];

@@ -64,7 +64,7 @@ static int same_as_last(struct strpool *p, struct slice s)
 	if (!p->has_last)
 		return 0;
 	struct pool_entry *e = &p->entries[p->last_id];
-	return e->refs && e->len == s.n && memcmp(e->str, s.p, s.n) == 0;
+	return e->refs && e->len == s.n && bytes_eq(e->str, s.p, s.n);
 }
 
 uint32_t pool_ref(struct strpool *p, struct slice s)

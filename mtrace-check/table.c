@@ -38,7 +38,7 @@ static int key_matches(const struct block *b, struct slice key, uint64_t hash)
 {
 	if (b->hash != hash || b->key_len != key.n)
 		return 0;
-	return memcmp(block_key(b).p, key.p, key.n) == 0;
+	return bytes_eq(block_key(b).p, key.p, key.n);
 }
 
 struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash)
