@@ -75,8 +75,9 @@ class Config:
     reduced: run at --vg-fraction of the size and extrapolate."""
 
     def __init__(self, name, env=None, prefix=(), log=None, needs=(),
-                 reduced=False, default=True):
+                 reduced=False, default=True, fp=False):
         self.name, self.env, self.prefix = name, env or {}, list(prefix)
+        self.fp = fp                  # run the frame-pointer builds (*-fp)
         self.log, self.needs, self.reduced = log, needs, reduced
         self.default = default        # run unless --configs names others
         self.broken = None            # reason, once a smoke test failed
@@ -112,6 +113,12 @@ CONFIGS = [
     Config("ours-glibcunw", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
                              "MEMLEAK_CONFIG": "unwind=glibc"},
            log="log", needs=[OURS], default=False),
+    # The opt-in frame-pointer unwinder needs programs built with frame
+    # pointers: both run the *-fp builds, compare ours-fp with native-fp.
+    Config("native-fp", default=False, fp=True),
+    Config("ours-fp", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
+                       "MEMLEAK_CONFIG": "unwind=fp"},
+           log="log", needs=[OURS], default=False, fp=True),
     Config("glibc", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": GLIBC_DEBUG},
            log="log", needs=[GLIBC_DEBUG]),
     # heaptrack's own script pipes the preload's raw output through
@@ -169,6 +176,8 @@ def run_one(cfg, argv, tmp):
     os.chdir(BENCH)
     try:
         prefix = [a.replace("{tmp}", tmp) for a in cfg.prefix]
+        if cfg.fp:
+            argv = [argv[0] + "-fp"] + argv[1:]
         return spawn_timed(prefix + argv, os.path.join(tmp, "stdout"),
                            os.path.join(tmp, "stderr"), cfg.settings(tmp))
     finally:
