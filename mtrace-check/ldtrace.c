@@ -71,14 +71,34 @@ void ldtrace_parse_line(struct slice line, struct strmap *map)
 
 enum { LDTRACE_TIMEOUT_MS = 10000 };
 
-static void run_child(const char *prog, int out_fd)
+/* The environment plus LD_TRACE_LOADED_OBJECTS=2, built before fork():
+ * the reader thread may hold malloc's lock at that moment, so the child
+ * must not allocate (no setenv) between fork() and exec. */
+static char **traced_environment(void)
+{
+	extern char **environ;
+	size_t n = 0;
+
+	while (environ[n])
+		n++;
+	char **env = xmalloc((n + 2) * sizeof *env);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LD_TRACE_LOADED_OBJECTS=", 24) != 0)
+			env[k++] = environ[i];
+	env[k++] = "LD_TRACE_LOADED_OBJECTS=2";
+	env[k] = NULL;
+	return env;
+}
+
+static void run_child(const char *prog, int out_fd, char **env)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 	if (devnull >= 0)
 		dup2(devnull, 0);
 	dup2(out_fd, 1);
-	setenv("LD_TRACE_LOADED_OBJECTS", "2", 1);
-	execl(prog, prog, (char *)NULL);
+	char *const argv[] = { (char *)prog, NULL };
+	execve(prog, argv, env);
 	_exit(127);
 }
 
@@ -128,12 +148,14 @@ void ldtrace_load(const char *prog, struct strmap *map)
 	if (elf_inspect(prog, &info) != 0 || !info.is_elf || !info.has_interp ||
 	    access(prog, X_OK) != 0 || pipe(fds) != 0)
 		return;
+	char **env = traced_environment();
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		run_child(prog, fds[1]);
+		run_child(prog, fds[1], env);
 	}
+	free(env);
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);

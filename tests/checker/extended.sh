@@ -110,3 +110,24 @@ for log in lm-basic-pie.log lm-cxx-pie.log lm-plugin.log; do
 		exit(@{$j->{groups}} && @{$j->{groups}[0]{frames}} ? 0 : 1)' <"$OUT/.json"; then ok; else
 		bad "--json on $log: no groups with frames"; fi
 done
+
+# A module moved away since the run: found again through its build-id in
+# /usr/lib/debug/.build-id (when libc's debug file is installed).
+libc_id=$(awk '$1 == "#m" && $5 == "/lib/x86_64-linux-gnu/libc.so.6" { print $4; exit }' \
+	"$OUT/lm-basic-pie.log")
+sed 's|/lib/x86_64-linux-gnu/libc.so.6|/nonexistent/libc.so.6|g' "$OUT/lm-basic-pie.log" \
+	>"$OUT/lm-moved.log"
+same_prefix "$OUT" lm-moved.log
+if [ -n "$libc_id" ] && [ -e "/usr/lib/debug/.build-id/${libc_id:0:2}/${libc_id:2}.debug" ]; then
+	if grep -q " at .*libc-start.c:[0-9]* (/nonexistent/libc.so.6+0x" "$OUT/.c.out"; then ok; else
+		bad "lm-moved.log: libc frames not resolved through the build-id debug file"; fi
+fi
+
+# Module files that are gone, build-id unknown: frames fall back to the
+# names of the log's "#f" records (as the tracer recorded them with dladdr).
+sed 's|^\(#m [0-9]* 0x[0-9a-f]*\) [0-9a-f]* /lib/x86_64-linux-gnu/libc.so.6$|\1 - /nonexistent/libc.so.6|' \
+	"$OUT/lm-basic-pie.log" >"$OUT/lm-gone.log"
+same_prefix "$OUT" lm-gone.log
+name=$(awk '$1 == "#f" { $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print; exit }' "$OUT/lm-gone.log")
+if [ -n "$name" ] && grep -Fq " $name at ??:? (/nonexistent/libc.so.6+0x" "$OUT/.c.out"; then ok; else
+	bad "lm-gone.log: no frame named '$name' from the #f records"; fi
