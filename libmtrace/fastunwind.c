@@ -1,0 +1,905 @@
+/* fastunwind.c - x86-64 stack unwinding from .eh_frame call frame
+ * information, for unwinding on every allocation.
+ *
+ * Each frame is stepped with a compact rule: CFA = RSP or RBP + offset,
+ * return address at CFA-8, caller's RBP either unchanged or saved at
+ * CFA-8k (or the frame is a signal trampoline, or the last one).  The rule
+ * for an address is computed once, by finding its FDE through glibc's
+ * lock-free _dl_find_object and the module's .eh_frame_hdr search table
+ * and running the CIE and FDE instructions up to that address; it is then
+ * kept in a global direct-mapped cache of single 64-bit words, so readers
+ * and concurrent writers need no lock and can never see half an entry.
+ *
+ * The code runs inside malloc, perhaps in a signal handler or with the
+ * loader lock held: no allocation, no lock, no errno change, and every
+ * stack word is read only from a page already known to be readable (the
+ * pages checked are remembered per thread).  Whatever it cannot describe,
+ * it stops at, returning the frames found so far.  GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "fastunwind.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+
+#if !defined(__x86_64__) || !defined(DLFO_EH_SEGMENT_TYPE)
+#error "fastunwind needs x86-64 and glibc 2.35 or later (_dl_find_object)"
+#endif
+
+/* ---- Rules ---------------------------------------------------------- */
+
+enum rule_kind {
+    RULE_NONE,          /* never cached: the empty cache word */
+    RULE_STANDARD,      /* CFA = base + offset, return address at CFA-8 */
+    RULE_SIGNAL,        /* __restore_rt: registers in the ucontext at RSP */
+    RULE_STOP,          /* outermost frame, or nothing we can follow */
+};
+
+struct rule {
+    enum rule_kind kind;
+    bool cfa_rbp;       /* CFA based on RBP rather than RSP */
+    int64_t cfa_off;
+    int64_t rbp_off;    /* caller's RBP saved at CFA + this; 0: unchanged */
+};
+
+/* Return addresses below this are taken as the end of the stack, as
+ * libunwind does. */
+#define LOWEST_IP 0x4000
+
+/* ---- The rule cache --------------------------------------------------
+ * One 64-bit word per entry: the address tag above bit 30, the packed
+ * rule below.  The slot index mixes the address bits so that the tag
+ * (address >> CACHE_BITS) and the slot together give the whole address. */
+
+#define CACHE_BITS 14
+#define CACHE_SIZE (1u << CACHE_BITS)
+#define RULE_BITS 30
+#define CFA_OFF_BITS 19
+#define CACHEABLE_LIMIT (1ull << (CACHE_BITS + 64 - RULE_BITS))
+
+static uint64_t rule_cache[CACHE_SIZE] __attribute__((aligned(64)));
+
+static inline uint32_t cache_slot(uint64_t pc)
+{
+    return (uint32_t)((pc ^ (pc >> 14) ^ (pc >> 28) ^ (pc >> 42)) & (CACHE_SIZE - 1));
+}
+
+/* Packs RULE into RULE_BITS bits; false if it does not fit. */
+static bool rule_pack(const struct rule *r, uint64_t *packed)
+{
+    uint64_t rbp_code = 0;
+    if (r->cfa_off < 0 || r->cfa_off >= (1 << CFA_OFF_BITS))
+        return false;
+    if (r->rbp_off != 0) {
+        if (r->rbp_off > 0 || r->rbp_off % 8 != 0 || r->rbp_off < -8 * 255)
+            return false;
+        rbp_code = (uint64_t)(-r->rbp_off / 8);
+    }
+    *packed = (uint64_t)r->kind | (uint64_t)r->cfa_rbp << 2
+              | (uint64_t)r->cfa_off << 3 | rbp_code << (3 + CFA_OFF_BITS);
+    return true;
+}
+
+static inline void rule_unpack(uint64_t w, struct rule *r)
+{
+    r->kind = (enum rule_kind)(w & 3);
+    r->cfa_rbp = (w >> 2) & 1;
+    r->cfa_off = (int64_t)((w >> 3) & ((1u << CFA_OFF_BITS) - 1));
+    r->rbp_off = -8 * (int64_t)((w >> (3 + CFA_OFF_BITS)) & 0xff);
+}
+
+static inline bool cache_get(uint64_t pc, struct rule *r)
+{
+    uint64_t w = __atomic_load_n(&rule_cache[cache_slot(pc)], __ATOMIC_RELAXED);
+    if ((w >> RULE_BITS) != (pc >> CACHE_BITS) || (w & 3) == RULE_NONE)
+        return false;
+    rule_unpack(w, r);
+    return true;
+}
+
+static void cache_put(uint64_t pc, const struct rule *r)
+{
+    uint64_t packed;
+    if (pc >= CACHEABLE_LIMIT || !rule_pack(r, &packed))
+        return;
+    uint64_t w = (pc >> CACHE_BITS) << RULE_BITS | packed;
+    __atomic_store_n(&rule_cache[cache_slot(pc)], w, __ATOMIC_RELAXED);
+}
+
+void fastunwind_flush(void)
+{
+    for (uint32_t i = 0; i < CACHE_SIZE; i++)
+        __atomic_store_n(&rule_cache[i], 0, __ATOMIC_RELAXED);
+}
+
+/* ---- Safe stack reads ------------------------------------------------
+ * A walk reads only inside [lo, hi), pages known to be readable.  Going
+ * above hi, each new page is first checked with rt_sigprocmask: given an
+ * invalid "how", the kernel copies the 8-byte set from the address (EFAULT
+ * if it cannot) and then refuses without changing anything.  The raw
+ * syscall leaves errno alone. */
+
+#define PAGE 4096ul
+/* A single frame larger than this is taken for a corrupt stack. */
+#define MAX_STACK_JUMP (8ul << 20)
+
+struct bounds {
+    uintptr_t lo, hi;           /* this walk's readable pages */
+    uintptr_t known_lo, known_hi; /* this thread's, from earlier walks */
+};
+
+/* The pages this thread's earlier walks found readable, as one word (first
+ * page number << 28 | page count) so that a signal handler's walk never
+ * sees half an update. */
+static __thread uint64_t known_pages __attribute__((tls_model("initial-exec")));
+#define KNOWN_COUNT_BITS 28
+
+/* The page holding SP is readable: this thread's stack is in use there. */
+static void bounds_start(struct bounds *b, uintptr_t sp)
+{
+    uint64_t k = known_pages;
+    b->known_lo = (uintptr_t)(k >> KNOWN_COUNT_BITS) * PAGE;
+    b->known_hi = b->known_lo + (uintptr_t)(k & ((1u << KNOWN_COUNT_BITS) - 1)) * PAGE;
+    b->lo = sp & ~(PAGE - 1);
+    b->hi = b->lo + PAGE;
+    if (sp >= b->known_lo && sp < b->known_hi)
+        b->hi = b->known_hi;
+}
+
+/* Remembers this walk's pages for the next one, joined with the known
+ * ones when they touch. */
+static void bounds_keep(const struct bounds *b)
+{
+    uintptr_t lo = b->lo;
+    if (b->known_lo < lo && b->known_hi >= lo)
+        lo = b->known_lo;
+    uintptr_t count = (b->hi - lo) / PAGE;
+    if (lo / PAGE >= 1ull << (64 - KNOWN_COUNT_BITS) || count >= 1u << KNOWN_COUNT_BITS)
+        return;
+    known_pages = (uint64_t)(lo / PAGE) << KNOWN_COUNT_BITS | count;
+}
+
+/* After a signal frame the interrupted stack may be another one. */
+static void bounds_restart(struct bounds *b, uintptr_t sp)
+{
+    b->lo = b->hi = sp & ~(PAGE - 1);
+    b->known_lo = b->known_hi = 0;
+}
+
+static bool page_readable(uintptr_t page)
+{
+    register long sigsetsize __asm__("r10") = sizeof(uint64_t);
+    long ret = SYS_rt_sigprocmask;
+    __asm__ volatile("syscall"
+                     : "+a"(ret)
+                     : "D"(~0L), "S"(page), "d"(0L), "r"(sigsetsize)
+                     : "rcx", "r11", "memory");
+    /* EINVAL is the answer after a successful copy; anything else (EFAULT,
+     * or a sandbox refusing the call) leaves the page unread. */
+    return ret == -EINVAL;
+}
+
+/* Makes [lo, hi) reach ADDR + 8, checking each new page on the way (or
+ * skipping over the pages known from earlier walks); false if ADDR is
+ * below the walk's start, too far above, or a page is unreadable. */
+static bool extend(struct bounds *b, uintptr_t addr)
+{
+    uintptr_t last = (addr + 7) & ~(PAGE - 1);
+    if (addr < b->lo || addr + 7 < addr || last - b->hi >= MAX_STACK_JUMP)
+        return false;
+    while (b->hi <= last) {
+        if (b->hi == b->known_lo) {
+            b->hi = b->known_hi;
+            continue;
+        }
+        if (!page_readable(b->hi))
+            return false;
+        b->hi += PAGE;
+    }
+    return true;
+}
+
+static inline bool readable(struct bounds *b, uintptr_t addr)
+{
+    if (__builtin_expect(addr >= b->lo && addr <= b->hi - 8, 1))
+        return true;
+    return extend(b, addr);
+}
+
+static inline uintptr_t load(uintptr_t addr)
+{
+    uintptr_t v;
+    memcpy(&v, (const void *)addr, sizeof v);
+    return v;
+}
+
+/* ---- Reading .eh_frame ---------------------------------------------- */
+
+struct cursor {
+    const uint8_t *p, *end;
+};
+
+static bool rd_u8(struct cursor *c, uint8_t *v)
+{
+    if (c->p >= c->end)
+        return false;
+    *v = *c->p++;
+    return true;
+}
+
+static bool rd_fixed(struct cursor *c, void *v, size_t size)
+{
+    if ((size_t)(c->end - c->p) < size)
+        return false;
+    memcpy(v, c->p, size);
+    c->p += size;
+    return true;
+}
+
+static bool rd_uleb(struct cursor *c, uint64_t *v)
+{
+    uint64_t x = 0;
+    uint8_t byte;
+    for (unsigned shift = 0;; shift += 7) {
+        if (!rd_u8(c, &byte) || shift >= 64)
+            return false;
+        x |= (uint64_t)(byte & 0x7f) << shift;
+        if (!(byte & 0x80))
+            break;
+    }
+    *v = x;
+    return true;
+}
+
+static bool rd_sleb(struct cursor *c, int64_t *v)
+{
+    uint64_t x = 0;
+    uint8_t byte;
+    unsigned shift = 0;
+    do {
+        if (!rd_u8(c, &byte) || shift >= 64)
+            return false;
+        x |= (uint64_t)(byte & 0x7f) << shift;
+        shift += 7;
+    } while (byte & 0x80);
+    if (shift < 64 && (byte & 0x40))
+        x |= ~0ull << shift;
+    *v = (int64_t)x;
+    return true;
+}
+
+/* DW_EH_PE_* pointer encodings. */
+enum {
+    PE_ABSPTR = 0x00, PE_ULEB128 = 0x01, PE_UDATA2 = 0x02, PE_UDATA4 = 0x03,
+    PE_UDATA8 = 0x04, PE_SLEB128 = 0x09, PE_SDATA2 = 0x0a, PE_SDATA4 = 0x0b,
+    PE_SDATA8 = 0x0c, PE_PCREL = 0x10, PE_DATAREL = 0x30, PE_INDIRECT = 0x80,
+    PE_OMIT = 0xff,
+};
+
+/* Reads a pointer encoded as ENC: absolute or relative to its own place
+ * (all x86-64 .eh_frame uses); false for other bases, which we never need.
+ * An indirect pointer is returned undereferenced. */
+static bool rd_encoded(struct cursor *c, uint8_t enc, uintptr_t *v)
+{
+    const uint8_t *at = c->p;
+    uint64_t u = 0;
+    int64_t s;
+    uint16_t u16;
+    uint32_t u32;
+    int16_t s16;
+    int32_t s32;
+    bool ok;
+    if (enc == PE_OMIT) {
+        *v = 0;
+        return true;
+    }
+    switch (enc & 0x0f) {
+    case PE_ABSPTR:
+    case PE_UDATA8:
+    case PE_SDATA8: ok = rd_fixed(c, &u, 8); break;
+    case PE_ULEB128: ok = rd_uleb(c, &u); break;
+    case PE_SLEB128: ok = rd_sleb(c, &s); u = (uint64_t)s; break;
+    case PE_UDATA2: ok = rd_fixed(c, &u16, 2); u = u16; break;
+    case PE_SDATA2: ok = rd_fixed(c, &s16, 2); u = (uint64_t)(int64_t)s16; break;
+    case PE_UDATA4: ok = rd_fixed(c, &u32, 4); u = u32; break;
+    case PE_SDATA4: ok = rd_fixed(c, &s32, 4); u = (uint64_t)(int64_t)s32; break;
+    default: return false;
+    }
+    if (!ok)
+        return false;
+    switch (enc & 0x70) {
+    case 0: break;
+    case PE_PCREL: u += (uintptr_t)at; break;
+    default: return false;
+    }
+    *v = (uintptr_t)u;
+    return true;
+}
+
+/* The FDE that may cover PC, from the binary search table of the module's
+ * .eh_frame_hdr (HDR); NULL if there is none or no table. */
+static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
+{
+    /* Version 1; the table as pairs of 4-byte offsets from HDR. */
+    if (hdr[0] != 1 || hdr[3] != (PE_DATAREL | PE_SDATA4))
+        return NULL;
+    struct cursor c = { hdr + 4, hdr + 4 + 16 };
+    uintptr_t eh_frame, count;
+    if (hdr[2] == PE_OMIT || !rd_encoded(&c, hdr[1], &eh_frame)
+        || !rd_encoded(&c, hdr[2], &count) || count == 0)
+        return NULL;
+    const uint8_t *table = c.p;
+    size_t lo = 0, hi = count; /* the answer is in [lo, hi) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        int32_t start;
+        memcpy(&start, table + mid * 8, 4);
+        if ((uintptr_t)hdr + (intptr_t)start <= pc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    int32_t start, fde;
+    memcpy(&start, table + lo * 8, 4);
+    memcpy(&fde, table + lo * 8 + 4, 4);
+    if ((uintptr_t)hdr + (intptr_t)start > pc)
+        return NULL;
+    return hdr + fde;
+}
+
+struct cie {
+    uint64_t code_align;
+    int64_t data_align;
+    uint8_t fde_enc;
+    bool augmented;     /* 'z': FDEs carry augmentation data */
+    bool signal;        /* 'S': a signal trampoline */
+    struct cursor insns;
+};
+
+struct fde {
+    uintptr_t pc_begin, pc_end;
+    struct cursor insns;
+};
+
+/* An entry's extent from its 4-byte length; 64-bit DWARF is refused. */
+static bool entry_extent(const uint8_t *entry, struct cursor *c)
+{
+    uint32_t len;
+    memcpy(&len, entry, 4);
+    if (len == 0 || len >= 0xfffffff0u)
+        return false;
+    c->p = entry + 4;
+    c->end = entry + 4 + len;
+    return true;
+}
+
+/* The augmentation data of a 'z' CIE: the FDE pointer encoding ('R') and
+ * the signal frame mark ('S'); the rest is skipped by its length. */
+static bool parse_augmentation(struct cursor *c, const char *aug, struct cie *ci)
+{
+    uint64_t len;
+    if (!rd_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
+        return false;
+    struct cursor data = { c->p, c->p + len };
+    c->p += len;
+    for (const char *a = aug + 1; *a; a++) {
+        uint8_t enc;
+        uintptr_t ignored;
+        switch (*a) {
+        case 'R':
+            if (!rd_u8(&data, &ci->fde_enc))
+                return false;
+            break;
+        case 'P':
+            if (!rd_u8(&data, &enc) || !rd_encoded(&data, enc & ~PE_INDIRECT, &ignored))
+                return false;
+            break;
+        case 'L':
+            if (!rd_u8(&data, &enc))
+                return false;
+            break;
+        case 'S':
+            ci->signal = true;
+            break;
+        default:
+            return true; /* unknown: its data is last; the length skips it */
+        }
+    }
+    return true;
+}
+
+static bool parse_cie(const uint8_t *entry, struct cie *ci)
+{
+    struct cursor c;
+    uint32_t id;
+    uint8_t version, ra8;
+    uint64_t ra;
+    if (!entry_extent(entry, &c) || !rd_fixed(&c, &id, 4) || id != 0
+        || !rd_u8(&c, &version) || (version != 1 && version != 3))
+        return false;
+    const char *aug = (const char *)c.p;
+    const uint8_t *nul = memchr(c.p, 0, (size_t)(c.end - c.p));
+    if (nul == NULL || (aug[0] != 0 && aug[0] != 'z'))
+        return false;
+    c.p = nul + 1;
+    *ci = (struct cie){ .fde_enc = PE_ABSPTR, .augmented = aug[0] == 'z' };
+    if (!rd_uleb(&c, &ci->code_align) || !rd_sleb(&c, &ci->data_align))
+        return false;
+    if (version == 1 ? !rd_u8(&c, &ra8) : !rd_uleb(&c, &ra))
+        return false;
+    if (version == 1)
+        ra = ra8;
+    if (ra != 16 || (ci->augmented && !parse_augmentation(&c, aug, ci)))
+        return false;
+    ci->insns = c;
+    return true;
+}
+
+static bool parse_fde(const uint8_t *entry, struct cie *ci, struct fde *fd)
+{
+    struct cursor c;
+    uint32_t cie_off;
+    uintptr_t begin, range;
+    uint64_t aug_len;
+    if (!entry_extent(entry, &c) || !rd_fixed(&c, &cie_off, 4) || cie_off == 0
+        || !parse_cie(entry + 4 - cie_off, ci))
+        return false;
+    if ((ci->fde_enc & PE_INDIRECT) || !rd_encoded(&c, ci->fde_enc, &begin)
+        || !rd_encoded(&c, ci->fde_enc & 0x0f, &range))
+        return false;
+    if (ci->augmented) {
+        if (!rd_uleb(&c, &aug_len) || aug_len > (uint64_t)(c.end - c.p))
+            return false;
+        c.p += aug_len;
+    }
+    fd->pc_begin = begin;
+    fd->pc_end = begin + range;
+    fd->insns = c;
+    return true;
+}
+
+/* ---- Running the CFA instructions ------------------------------------
+ * Only three columns matter: the CFA, RBP (DWARF register 6) and the
+ * return address (16).  Rules for other registers are parsed and dropped. */
+
+enum { DW_RBP = 6, DW_RSP = 7, DW_RA = 16 };
+
+enum reg_how {
+    REG_SAME,           /* unchanged (or undefined) */
+    REG_UNDEFINED,
+    REG_AT_CFA,         /* saved at CFA + off */
+    REG_OTHER,          /* anything else: we cannot follow it */
+};
+
+enum cfa_how { CFA_RSP, CFA_RBP, CFA_OTHER };
+
+struct reg_rule {
+    enum reg_how how;
+    int64_t off;
+};
+
+struct row {
+    enum cfa_how cfa;
+    int64_t cfa_off;
+    struct reg_rule rbp, ra;
+};
+
+#define STATE_STACK 8
+
+struct cfa_run {
+    uintptr_t loc, target;      /* the row for TARGET is wanted */
+    uint64_t code_align;
+    int64_t data_align;
+    uint8_t fde_enc;
+    const struct row *initial;  /* after the CIE: for DW_CFA_restore */
+    struct row stack[STATE_STACK];
+    int depth;
+};
+
+static void set_reg(struct row *row, uint64_t reg, enum reg_how how, int64_t off)
+{
+    struct reg_rule rule = { how, off };
+    if (reg == DW_RBP)
+        row->rbp = rule;
+    else if (reg == DW_RA)
+        row->ra = rule;
+}
+
+static void restore_reg(struct row *row, const struct cfa_run *run, uint64_t reg)
+{
+    struct row none = { .rbp = { REG_SAME, 0 }, .ra = { REG_OTHER, 0 } };
+    const struct row *from = run->initial ? run->initial : &none;
+    if (reg == DW_RBP)
+        row->rbp = from->rbp;
+    else if (reg == DW_RA)
+        row->ra = from->ra;
+}
+
+static void def_cfa_reg(struct row *row, uint64_t reg)
+{
+    row->cfa = reg == DW_RSP ? CFA_RSP : reg == DW_RBP ? CFA_RBP : CFA_OTHER;
+}
+
+/* Moves the location on by DELTA code units: false once past the target,
+ * where the current row is the answer. */
+static bool advance(struct cfa_run *run, uint64_t delta)
+{
+    run->loc += delta * run->code_align;
+    return run->loc <= run->target;
+}
+
+static bool skip_block(struct cursor *c)
+{
+    uint64_t len;
+    if (!rd_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
+        return false;
+    c->p += len;
+    return true;
+}
+
+/* Runs one extended (low six bits zero) instruction OP; -1 on a malformed
+ * or unknown instruction, 0 to go on, 1 when the target is passed. */
+static int run_extended(struct cursor *c, struct cfa_run *run, struct row *row, uint8_t op)
+{
+    uint64_t reg, u;
+    int64_t s;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uintptr_t addr;
+    switch (op) {
+    case 0x00: /* nop */
+        return 0;
+    case 0x01: /* set_loc */
+        if (!rd_encoded(c, run->fde_enc, &addr))
+            return -1;
+        run->loc = addr;
+        return addr > run->target;
+    case 0x02: /* advance_loc1 */
+        return rd_u8(c, &u8) ? !advance(run, u8) : -1;
+    case 0x03: /* advance_loc2 */
+        return rd_fixed(c, &u16, 2) ? !advance(run, u16) : -1;
+    case 0x04: /* advance_loc4 */
+        return rd_fixed(c, &u32, 4) ? !advance(run, u32) : -1;
+    case 0x05: /* offset_extended */
+        if (!rd_uleb(c, &reg) || !rd_uleb(c, &u))
+            return -1;
+        set_reg(row, reg, REG_AT_CFA, (int64_t)u * run->data_align);
+        return 0;
+    case 0x06: /* restore_extended */
+        if (!rd_uleb(c, &reg))
+            return -1;
+        restore_reg(row, run, reg);
+        return 0;
+    case 0x07: /* undefined */
+        if (!rd_uleb(c, &reg))
+            return -1;
+        set_reg(row, reg, REG_UNDEFINED, 0);
+        return 0;
+    case 0x08: /* same_value */
+        if (!rd_uleb(c, &reg))
+            return -1;
+        set_reg(row, reg, REG_SAME, 0);
+        return 0;
+    case 0x09: /* register */
+        if (!rd_uleb(c, &reg) || !rd_uleb(c, &u))
+            return -1;
+        set_reg(row, reg, REG_OTHER, 0);
+        return 0;
+    case 0x0a: /* remember_state: the CFA too, as GCC's unwinder does */
+        if (run->depth == STATE_STACK)
+            return -1;
+        run->stack[run->depth++] = *row;
+        return 0;
+    case 0x0b: /* restore_state */
+        if (run->depth == 0)
+            return -1;
+        *row = run->stack[--run->depth];
+        return 0;
+    case 0x0c: /* def_cfa */
+        if (!rd_uleb(c, &reg) || !rd_uleb(c, &u))
+            return -1;
+        def_cfa_reg(row, reg);
+        row->cfa_off = (int64_t)u;
+        return 0;
+    case 0x0d: /* def_cfa_register */
+        if (!rd_uleb(c, &reg))
+            return -1;
+        def_cfa_reg(row, reg);
+        return 0;
+    case 0x0e: /* def_cfa_offset */
+        if (!rd_uleb(c, &u))
+            return -1;
+        row->cfa_off = (int64_t)u;
+        return 0;
+    case 0x0f: /* def_cfa_expression */
+        row->cfa = CFA_OTHER;
+        return skip_block(c) ? 0 : -1;
+    case 0x10: /* expression */
+    case 0x16: /* val_expression */
+        if (!rd_uleb(c, &reg) || !skip_block(c))
+            return -1;
+        set_reg(row, reg, REG_OTHER, 0);
+        return 0;
+    case 0x11: /* offset_extended_sf */
+        if (!rd_uleb(c, &reg) || !rd_sleb(c, &s))
+            return -1;
+        set_reg(row, reg, REG_AT_CFA, s * run->data_align);
+        return 0;
+    case 0x12: /* def_cfa_sf */
+        if (!rd_uleb(c, &reg) || !rd_sleb(c, &s))
+            return -1;
+        def_cfa_reg(row, reg);
+        row->cfa_off = s * run->data_align;
+        return 0;
+    case 0x13: /* def_cfa_offset_sf */
+        if (!rd_sleb(c, &s))
+            return -1;
+        row->cfa_off = s * run->data_align;
+        return 0;
+    case 0x14: /* val_offset */
+    case 0x15: /* val_offset_sf */
+        if (!rd_uleb(c, &reg) || (op == 0x14 ? !rd_uleb(c, &u) : !rd_sleb(c, &s)))
+            return -1;
+        set_reg(row, reg, REG_OTHER, 0);
+        return 0;
+    case 0x2e: /* GNU_args_size */
+        return rd_uleb(c, &u) ? 0 : -1;
+    case 0x2f: /* GNU_negative_offset_extended */
+        if (!rd_uleb(c, &reg) || !rd_uleb(c, &u))
+            return -1;
+        set_reg(row, reg, REG_AT_CFA, -(int64_t)u * run->data_align);
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+/* Runs the instructions in C on ROW until they end or pass the target. */
+static bool run_cfa(struct cursor c, struct cfa_run *run, struct row *row)
+{
+    uint8_t op;
+    uint64_t u;
+    while (rd_u8(&c, &op)) {
+        int r = 0;
+        switch (op >> 6) {
+        case 1: /* advance_loc */
+            r = !advance(run, op & 0x3f);
+            break;
+        case 2: /* offset */
+            if (!rd_uleb(&c, &u))
+                return false;
+            set_reg(row, op & 0x3f, REG_AT_CFA, (int64_t)u * run->data_align);
+            break;
+        case 3: /* restore */
+            restore_reg(row, run, op & 0x3f);
+            break;
+        default:
+            r = run_extended(&c, run, row, op);
+        }
+        if (r < 0)
+            return false;
+        if (r > 0)
+            return true;
+    }
+    return true;
+}
+
+/* The row of FD (with its CIE) at address PC. */
+static bool row_at(const struct cie *ci, const struct fde *fd, uintptr_t pc, struct row *row)
+{
+    struct cfa_run run = {
+        .loc = fd->pc_begin, .target = pc, .code_align = ci->code_align,
+        .data_align = ci->data_align, .fde_enc = ci->fde_enc,
+    };
+    *row = (struct row){ .cfa = CFA_OTHER, .rbp = { REG_SAME, 0 }, .ra = { REG_OTHER, 0 } };
+    if (!run_cfa(ci->insns, &run, row))
+        return false;
+    struct row initial = *row;
+    run.initial = &initial;
+    run.depth = 0;
+    run.loc = fd->pc_begin;
+    return run_cfa(fd->insns, &run, row);
+}
+
+/* ---- From an address to its rule -------------------------------------- */
+
+/* glibc's __restore_rt: mov $SYS_rt_sigreturn, %rax; syscall. */
+static const uint8_t restore_rt_code[] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+
+/* A signal trampoline's FDE starts one byte before the code (so that the
+ * lookup at return address - 1 finds it): the code is at PC or PC + 1. */
+static bool is_restore_rt(const struct fde *fd, uintptr_t pc)
+{
+    for (uintptr_t at = pc; at <= pc + 1; at++)
+        if (at >= fd->pc_begin && at + sizeof restore_rt_code <= fd->pc_end
+            && memcmp((const void *)at, restore_rt_code, sizeof restore_rt_code) == 0)
+            return true;
+    return false;
+}
+
+static void rule_from_row(const struct row *row, struct rule *r)
+{
+    r->kind = RULE_STOP;
+    /* An undefined return address marks the outermost frame (_start,
+     * clone); anything but CFA-8 is beyond the compact rule. */
+    if (row->cfa == CFA_OTHER || row->ra.how != REG_AT_CFA || row->ra.off != -8)
+        return;
+    if (row->rbp.how == REG_AT_CFA) {
+        if (row->rbp.off >= 0)
+            return;
+        r->rbp_off = row->rbp.off;
+    } else if (row->rbp.how == REG_OTHER) {
+        return;
+    }
+    r->kind = RULE_STANDARD;
+    r->cfa_rbp = row->cfa == CFA_RBP;
+    r->cfa_off = row->cfa_off;
+}
+
+/* Works out the rule for code address PC; false when PC is in no loaded
+ * object (a rule worth caching is only found in one). */
+static bool compute_rule(uintptr_t pc, struct rule *r)
+{
+    struct dl_find_object obj;
+    struct cie ci;
+    struct fde fd;
+    struct row row;
+    *r = (struct rule){ .kind = RULE_STOP };
+    if (_dl_find_object((void *)pc, &obj) != 0)
+        return false;
+    const uint8_t *entry = obj.dlfo_eh_frame ? find_fde(obj.dlfo_eh_frame, pc) : NULL;
+    if (entry == NULL || !parse_fde(entry, &ci, &fd) || pc < fd.pc_begin || pc >= fd.pc_end)
+        return true;
+    if (ci.signal) {
+        if (is_restore_rt(&fd, pc))
+            r->kind = RULE_SIGNAL;
+        return true;
+    }
+    if (row_at(&ci, &fd, pc, &row))
+        rule_from_row(&row, r);
+    return true;
+}
+
+static inline void rule_for(uintptr_t pc, struct rule *r)
+{
+    if (__builtin_expect(cache_get(pc, r), 1))
+        return;
+    if (compute_rule(pc, r))
+        cache_put(pc, r);
+}
+
+/* ---- The walk --------------------------------------------------------- */
+
+/* A frame: where it executes, and its RSP and RBP there. */
+struct frame {
+    uintptr_t ip, sp, bp;
+};
+
+enum step_result { STEP_OK, STEP_SIGNAL, STEP_END, STEP_BAD_STACK };
+
+/* Steps F from a frame to its caller with rule R. */
+static inline enum step_result step(struct frame *f, const struct rule *r, struct bounds *b)
+{
+    uintptr_t cfa;
+    switch (r->kind) {
+    case RULE_STANDARD:
+        cfa = (r->cfa_rbp ? f->bp : f->sp) + (uintptr_t)r->cfa_off;
+        /* The caller's frame is above this one: anything else is a
+         * corrupt stack (or unwind information we misread). */
+        if (cfa <= f->sp || !readable(b, cfa - 8))
+            return STEP_BAD_STACK;
+        f->ip = load(cfa - 8);
+        if (r->rbp_off != 0) {
+            if (!readable(b, cfa + (uintptr_t)r->rbp_off))
+                return STEP_BAD_STACK;
+            f->bp = load(cfa + (uintptr_t)r->rbp_off);
+        }
+        f->sp = cfa;
+        return STEP_OK;
+    case RULE_SIGNAL: {
+        /* The handler returned here with RSP at the kernel's ucontext. */
+        uintptr_t gregs = f->sp + offsetof(ucontext_t, uc_mcontext.gregs);
+        if (!readable(b, gregs + REG_RIP * 8) || !readable(b, gregs + REG_RSP * 8)
+            || !readable(b, gregs + REG_RBP * 8))
+            return STEP_BAD_STACK;
+        f->ip = load(gregs + REG_RIP * 8);
+        f->sp = load(gregs + REG_RSP * 8);
+        f->bp = load(gregs + REG_RBP * 8);
+        return STEP_SIGNAL;
+    }
+    default:
+        return STEP_END;
+    }
+}
+
+/* The body of fastunwind_backtrace, entered with its caller's state. */
+__attribute__((used, noinline, visibility("hidden")))
+int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
+
+int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp)
+{
+    if (max <= 0)
+        return 0;
+    struct frame f = { ip, sp, bp };
+    struct bounds b;
+    bounds_start(&b, sp);
+    bool keep = true;
+    /* A return address is looked up one byte back, inside the call (it
+     * may be a noreturn call ending the function); an address where a
+     * signal interrupted is the instruction itself. */
+    uintptr_t back = 1;
+    int n = 0;
+    frames[n++] = (void *)f.ip;
+    while (n < max) {
+        struct rule r;
+        rule_for(f.ip - back, &r);
+        enum step_result s = step(&f, &r, &b);
+        if (s == STEP_END)
+            break;
+        if (s == STEP_BAD_STACK) {
+            keep = false;
+            break;
+        }
+        if (f.ip < LOWEST_IP)
+            break;
+        frames[n++] = (void *)f.ip;
+        back = s != STEP_SIGNAL;
+        if (s == STEP_SIGNAL) {
+            keep = false;
+            bounds_restart(&b, f.sp);
+        }
+    }
+    if (keep)
+        bounds_keep(&b);
+    return n;
+}
+
+/* The entry point passes on its caller's return address, RSP after the
+ * return, and RBP, all as they are on entry, before any compiled code could
+ * change them; the tail call returns straight to the caller. */
+__asm__(".text\n"
+        ".globl fastunwind_backtrace\n"
+        ".hidden fastunwind_backtrace\n"
+        ".type fastunwind_backtrace, @function\n"
+        ".p2align 4\n"
+        "fastunwind_backtrace:\n"
+        ".cfi_startproc\n"
+#ifdef __CET__
+        "endbr64\n"
+#endif
+        "movq (%rsp), %rdx\n"
+        "leaq 8(%rsp), %rcx\n"
+        "movq %rbp, %r8\n"
+        "jmp fastunwind_walk\n"
+        ".cfi_endproc\n"
+        ".size fastunwind_backtrace, .-fastunwind_backtrace\n");
+
+/* ---- Self-test -------------------------------------------------------- */
+
+static __attribute__((noinline)) int selftest_inner(void **frames, void *outer_ra)
+{
+    int n = fastunwind_backtrace(frames, 4);
+    __asm__ volatile("" ::: "memory"); /* no tail call: keep this frame */
+    return n >= 3 && frames[1] == __builtin_return_address(0) && frames[2] == outer_ra ? 0 : -1;
+}
+
+static __attribute__((noinline)) int selftest_outer(void)
+{
+    void *frames[4];
+    int ok = selftest_inner(frames, __builtin_return_address(0));
+    __asm__ volatile("" ::: "memory");
+    return ok;
+}
+
+int fastunwind_selftest(void)
+{
+    int ok = selftest_outer();
+    __asm__ volatile("" ::: "memory");
+    return ok;
+}
