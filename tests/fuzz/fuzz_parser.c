@@ -9,12 +9,15 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "engine.h"
+#include "fields.h"
 #include "linereader.h"
 #include "pipeline.h"
 #include "stackview.h"
 #include "symbolizer.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -30,8 +33,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* The fast splitter must agree with the plain one on any bytes. */
+static void check_splitters(const uint8_t *data, size_t size)
+{
+	const char *p = (const char *)data, *nl;
+	struct slice a[8], b[8];
+	const char *want_nl = memchr(p, '\n', size);
+	size_t line_len = want_nl ? (size_t)(want_nl - p) : size;
+	size_t max = 1 + size % 8;
+	size_t na = split_fields(p, line_len, a, max);
+	size_t nb = split_line(p, p + size, b, max, &nl);
+
+	if (na != nb || nl != want_nl)
+		abort();
+	for (size_t i = 0; i < na; i++)
+		if (a[i].p != b[i].p || a[i].n != b[i].n)
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	check_splitters(data, size);
+
 	int fd = memfd_create("log", MFD_CLOEXEC);
 	if (fd < 0)
 		return 0;
