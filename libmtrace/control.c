@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "export.h"
+#include "forkgate.h"
 #include "guard.h"
 #include "real.h"
 #include "report.h"
@@ -126,20 +127,33 @@ __attribute__((constructor)) static void on_load(void)
         start_collection();
 }
 
+/* The next definition of NAME (libc's), looked up once. */
+static void *next_symbol(const char *name)
+{
+    int entered = guard_enter();
+    void *sym = dlsym(RTLD_NEXT, name);
+    if (entered)
+        guard_leave();
+    return sym;
+}
+
 /* dlclose() may unload code that stacks point into: note it in the log,
- * and resolve addresses anew from then on. */
+ * and resolve addresses anew from then on.  It runs inside the fork gate
+ * (forkgate.h).  dlopen() is not wrapped: glibc takes the caller's return
+ * address to choose the search path ($ORIGIN, RUNPATH), and a wrapper
+ * would put ours in its place. */
 MT_EXPORT int dlclose(void *handle)
 {
     static int (*real_dlclose)(void *);
-    if (real_dlclose == NULL) {
-        int entered = guard_enter();
-        real_dlclose = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
-        if (entered)
-            guard_leave();
-    }
+    if (real_dlclose == NULL)
+        real_dlclose = (int (*)(void *))next_symbol("dlclose");
     if (real_dlclose == NULL)
         return -1;
+    if (!tracer_started())
+        return real_dlclose(handle);
+    gate_enter();
     int result = real_dlclose(handle);
+    gate_leave();
     if (result == 0 && tracer_active() && guard_enter()) {
         tracer_after_dlclose();
         guard_leave();

@@ -104,11 +104,27 @@ static int fallback_name(const char *base, pid_t pid, int n, char *out,
     return 0;
 }
 
+/* PATTERN expanded and made absolute (the program may chdir() later, and
+ * the log is reopened by name if the program closes its descriptor). */
+static int base_name(const char *pattern, pid_t pid, char *base, size_t size)
+{
+    size_t dir_len = 0;
+    if (pattern[0] != '/') {
+        if (getcwd(base, size) == NULL)
+            return -1;
+        dir_len = strlen(base);
+        if (dir_len + 1 >= size)
+            return -1;
+        base[dir_len++] = '/';
+    }
+    return logfile_expand(pattern, pid, base + dir_len, size - dir_len);
+}
+
 int logfile_open(const char *pattern, pid_t pid, int forked,
                  char *chosen, size_t chosen_size)
 {
     char base[4096];
-    if (logfile_expand(pattern, pid, base, sizeof base) != 0) {
+    if (base_name(pattern, pid, base, sizeof base) != 0) {
         errno = ENAMETOOLONG;
         return -1;
     }

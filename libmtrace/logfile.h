@@ -10,7 +10,8 @@
  * is replaced by PID).  The plain path is taken when no live process holds
  * it (flock) and its header does not name PID (an image of this process
  * before exec); otherwise, and always for a fork child (FORKED), the first
- * free of PATH.PID, PATH.PID.1, ...  The chosen name goes to CHOSEN.
+ * free of PATH.PID, PATH.PID.1, ...  The chosen name, made absolute, goes
+ * to CHOSEN.
  * Returns the descriptor (close-on-exec, locked, truncated) or -1 with
  * errno set. */
 int logfile_open(const char *pattern, pid_t pid, int forked,

@@ -15,12 +15,14 @@
 #include "config.h"
 #include "counters.h"
 #include "fmt.h"
+#include "forkgate.h"
 #include "frametab.h"
 #include "guard.h"
 #include "livetab.h"
 #include "logfile.h"
 #include "modmap.h"
 #include "stacktab.h"
+#include "threads.h"
 #include "unwind.h"
 #include "writer.h"
 #include <errno.h>
@@ -266,7 +268,10 @@ static void log_event(char op, const void *ptr, size_t size, int with_size,
 
 /* ---- events ------------------------------------------------------------ */
 
-void tracer_on_alloc(void *ptr, size_t size, const void *caller)
+/* Each event runs inside the fork gate (forkgate.h): unwinding and the
+ * first sight of a frame may enter the loader. */
+
+static void on_alloc(void *ptr, size_t size, const void *caller)
 {
     struct stack *s = current_stack(caller);
     if (s == NULL)
@@ -276,15 +281,24 @@ void tracer_on_alloc(void *ptr, size_t size, const void *caller)
     log_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0]);
 }
 
+void tracer_on_alloc(void *ptr, size_t size, const void *caller)
+{
+    gate_enter();
+    on_alloc(ptr, size, caller);
+    gate_leave();
+}
+
 void tracer_on_free(void *ptr, const void *caller)
 {
     size_t size;
     uint32_t id;
     if (!livetab_remove((uintptr_t)ptr, &size, &id))
         return;   /* not allocated while tracing: nothing to pair it with */
+    gate_enter();
     struct stack *s = stacktab_by_id(id);
     count_free(id, size);
     log_event(MTF_OP_FREE, ptr, 0, 0, s, frametab_get((uintptr_t)caller));
+    gate_leave();
 }
 
 void tracer_realloc_begin(void *old, const void *caller,
@@ -293,9 +307,11 @@ void tracer_realloc_begin(void *old, const void *caller,
     t->tracked = livetab_remove((uintptr_t)old, &t->old_size, &t->old_stack);
     if (!t->tracked)
         return;
+    gate_enter();
     struct stack *s = stacktab_by_id(t->old_stack);
     count_free(t->old_stack, t->old_size);
     log_event(MTF_OP_RE_OLD, old, 0, 0, s, frametab_get((uintptr_t)caller));
+    gate_leave();
 }
 
 /* The real realloc failed: the old block is still the program's.  "!" as
@@ -315,7 +331,7 @@ static void realloc_failed(void *old, size_t size, const void *caller,
                   old_stack->frames[0]);
 }
 
-void tracer_realloc_end(void *old, void *new_ptr, size_t size,
+static void realloc_end(void *old, void *new_ptr, size_t size,
                         const void *caller, const struct realloc_ticket *t)
 {
     if (new_ptr == NULL) {
@@ -331,6 +347,14 @@ void tracer_realloc_end(void *old, void *new_ptr, size_t size,
     /* A block not allocated while tracing becomes a new allocation. */
     char op = t->tracked ? MTF_OP_RE_NEW : MTF_OP_ALLOC;
     log_event(op, new_ptr, size, 1, s, s->frames[0]);
+}
+
+void tracer_realloc_end(void *old, void *new_ptr, size_t size,
+                        const void *caller, const struct realloc_ticket *t)
+{
+    gate_enter();
+    realloc_end(old, new_ptr, size, caller, t);
+    gate_leave();
 }
 
 /* ---- the log's life ---------------------------------------------------- */
@@ -421,7 +445,10 @@ void tracer_stop(void)
 
 void tracer_after_dlclose(void)
 {
-    if (modmap_mark_unloaded() == 0)
+    gate_enter();
+    int gone = modmap_mark_unloaded();
+    gate_leave();
+    if (gone == 0)
         return;
     /* The same addresses may now hold other code: resolve them anew. */
     frametab_new_epoch();
@@ -471,6 +498,7 @@ void tracer_flush_at_exit(void)
 
 void tracer_fork_prepare(void)
 {
+    gate_close_for_fork();   /* first: threads inside may wait for our locks */
     pthread_mutex_lock(&log_state.lock);
     stacktab_lock_for_fork();
     frametab_lock_for_fork();
@@ -485,6 +513,7 @@ void tracer_fork_parent(void)
     frametab_unlock_after_fork();
     stacktab_unlock_after_fork();
     pthread_mutex_unlock(&log_state.lock);
+    gate_open_after_fork();
 }
 
 static void dump_inherited(uintptr_t ptr, size_t size, uint32_t id, void *arg)
@@ -506,6 +535,8 @@ void tracer_fork_child(void)
     stacktab_unlock_after_fork();
     pthread_mutex_init(&log_state.lock, NULL);
     modmap_reset_after_fork();
+    threads_reset_after_fork();
+    gate_open_after_fork();
     if (!log_state.logging)
         return;
     /* The parent owns the descriptor's lock and the buffered bytes. */

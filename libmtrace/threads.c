@@ -1,0 +1,67 @@
+/* threads.c - see threads.h.  GPL-3.0-or-later. */
+#include "threads.h"
+#include "arena.h"
+#include <pthread.h>
+
+static struct thread_record *_Atomic all_records;
+static struct thread_record *free_records;
+static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static __thread struct thread_record *mine __attribute__((tls_model("initial-exec")));
+
+/* Thread exit (a TLS destructor): the record goes back for reuse.  Frees
+ * made by later destructors take a record anew. */
+static void give_back(void *record)
+{
+    struct thread_record *r = record;
+    mine = NULL;
+    pthread_mutex_lock(&free_lock);
+    r->next_free = free_records;
+    free_records = r;
+    pthread_mutex_unlock(&free_lock);
+}
+
+static void make_key(void)
+{
+    pthread_key_create(&exit_key, give_back);
+}
+
+static struct thread_record *new_record(void)
+{
+    struct thread_record *r = arena_alloc(sizeof *r);
+    if (r == NULL)
+        return NULL;
+    struct thread_record *head = atomic_load(&all_records);
+    do
+        r->next_all = head;
+    while (!atomic_compare_exchange_weak(&all_records, &head, r));
+    return r;
+}
+
+struct thread_record *thread_record(void)
+{
+    if (mine)
+        return mine;
+    pthread_once(&key_once, make_key);
+    pthread_mutex_lock(&free_lock);
+    struct thread_record *r = free_records;
+    if (r)
+        free_records = r->next_free;
+    pthread_mutex_unlock(&free_lock);
+    if (r == NULL && (r = new_record()) == NULL)
+        return NULL;
+    pthread_setspecific(exit_key, r);
+    mine = r;
+    return r;
+}
+
+struct thread_record *thread_records(void)
+{
+    return atomic_load(&all_records);
+}
+
+void threads_reset_after_fork(void)
+{
+    pthread_mutex_init(&free_lock, NULL);
+}

@@ -1,0 +1,28 @@
+/* threads.h - a record of per-thread state that outlives the thread: the
+ * thread's stack counters (counters.c) and its fork-gate depth
+ * (forkgate.c).  Records are listed forever and recycled: a new thread
+ * takes the record of one that exited (counts are additive, so going on
+ * adding to a dead thread's counters is right).  GPL-3.0-or-later. */
+#ifndef MT_THREADS_H
+#define MT_THREADS_H
+#include <stdatomic.h>
+
+#define COUNTER_TOP 256
+
+struct stack_counts;
+
+struct thread_record {
+    struct thread_record *next_all;    /* every record ever made        */
+    struct thread_record *next_free;   /* records of exited threads     */
+    atomic_int gate_depth;             /* forkgate.c                    */
+    struct stack_counts *_Atomic *_Atomic counters[COUNTER_TOP];  /* counters.c */
+};
+
+/* The calling thread's record, taken on first use; NULL when out of memory. */
+struct thread_record *thread_record(void);
+/* The first of all records (follow next_all). */
+struct thread_record *thread_records(void);
+/* In a fork child: the list's lock may have been held by a dead thread. */
+void threads_reset_after_fork(void);
+
+#endif
