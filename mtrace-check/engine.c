@@ -232,6 +232,40 @@ static void free_views(struct group_build *g, size_t n)
 	u64map_destroy(&g->by_stack);
 }
 
+/* Group the live blocks by allocation stack (extended logs only). */
+static void group_leaks(struct engine *e, struct group_build *g, struct block **blocks, size_t n)
+{
+	g->groups = xcalloc(n + 1, sizeof *g->groups);
+	g->views = xcalloc(n + 1, sizeof *g->views);
+	u64map_init(&g->by_stack);
+	if (e->ext.extended)
+		for (size_t i = 0; i < n; i++)
+			group_block(g, &e->ext, blocks[i]);
+}
+
+/* The Perl script's table: blocks in address-text order, each with the
+ * caller location() gives (evaluated in this order, like the script). */
+static uint64_t report_leak_table(struct engine *e, struct group_build *g,
+				  struct block **blocks, size_t n)
+{
+	uint64_t bytes = 0;
+
+	report_leaks_begin(e->rep);
+	for (size_t i = 0; i < n; i++) {
+		const struct block *b = blocks[i];
+		struct leak l = { block_key(b), perl_hex(block_key(b)), b->size, b->line,
+				  locate(&e->loc, where_of(e, b)), NULL };
+		if (b->stack >= 0) {
+			void **slot = u64map_get(&g->by_stack, (uint64_t)(b->stack + 1));
+			l.frames = g->groups[(uintptr_t)*slot - 1].frames;
+		}
+		report_leak(e->rep, &l);
+		bytes = add_sat(bytes, b->size);
+	}
+	report_leaks_end(e->rep);
+	return bytes;
+}
+
 int engine_finish(struct engine *e)
 {
 	size_t n;
@@ -240,28 +274,9 @@ int engine_finish(struct engine *e)
 	struct totals t = { 0 };
 
 	qsort(blocks, n, sizeof *blocks, by_key);
-	g.groups = xcalloc(n + 1, sizeof *g.groups);
-	g.views = xcalloc(n + 1, sizeof *g.views);
-	u64map_init(&g.by_stack);
-	if (e->ext.extended)
-		for (size_t i = 0; i < n; i++)
-			group_block(&g, &e->ext, blocks[i]);
-
-	report_leaks_begin(e->rep);
-	for (size_t i = 0; i < n; i++) {
-		const struct block *b = blocks[i];
-		struct leak l = { block_key(b), perl_hex(block_key(b)), b->size, b->line,
-				  locate(&e->loc, where_of(e, b)), NULL };
-		if (b->stack >= 0) {
-			void **slot = u64map_get(&g.by_stack, (uint64_t)(b->stack + 1));
-			l.frames = g.groups[(uintptr_t)*slot - 1].frames;
-		}
-		report_leak(e->rep, &l);
-		t.leaked_bytes = add_sat(t.leaked_bytes, b->size);
-	}
-	report_leaks_end(e->rep);
-
-	/* Sorting moves groups: point frames at the views by stable index. */
+	group_leaks(e, &g, blocks, n);
+	t.leaked_bytes = report_leak_table(e, &g, blocks, n);
+	/* Groups carry pointers to their views, so sorting them is safe. */
 	qsort(g.groups, g.n, sizeof *g.groups, by_weight);
 	report_groups(e->rep, g.groups, g.n);
 
