@@ -120,6 +120,10 @@ static int parse_option(struct config *c, const char *tok, size_t len,
             c->unwinder = UNWIND_FP;
             return 0;
         }
+        if (token_is(val, val_len, "fast")) {
+            c->unwinder = UNWIND_FAST;
+            return 0;
+        }
         warn_token(warn, "unknown unwinder in option", tok, len);
         return 1;
     }

@@ -12,7 +12,7 @@
 #define MT_CONFIG_H
 #include <stddef.h>
 
-enum unwinder { UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
+enum unwinder { UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP, UNWIND_FAST };
 
 #define CONFIG_PATTERN_MAX 512
 

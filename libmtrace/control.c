@@ -76,6 +76,7 @@ static void start_collection(void)
     pthread_mutex_lock(&control_lock);
     configure();
     if (!tracer_started()) {
+        gate_init();
         unwind_select(mt_config.unwinder);
         unwind_warm_up();
         pthread_atfork(tracer_fork_prepare, tracer_fork_parent,

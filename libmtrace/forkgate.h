@@ -11,6 +11,8 @@
 #ifndef MT_FORKGATE_H
 #define MT_FORKGATE_H
 
+/* Once, at the start of collection (registers for membarrier(2)). */
+void gate_init(void);
 void gate_enter(void);
 void gate_leave(void);
 /* fork prepare: waits until every other thread is outside. */

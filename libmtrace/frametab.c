@@ -44,37 +44,30 @@ static int frame_eq(const struct cmap_entry *e, const void *key)
  * "[0xADDR]", with ADDR relative to dli_fbase (absolute without dladdr). */
 static const char *where_string(uintptr_t addr, const Dl_info *info, int found)
 {
-    char buf[FRAME_WHERE_MAX + 64];
-    char *p = buf;
-    if (!found) {
-        p = stpcpy(p, "[");
-        p = fmt_ptr(p, addr);
-        p = stpcpy(p, "]");
-        *p = '\0';
-        return arena_strdup(buf);
-    }
-    const char *file = info->dli_fname;
+    const char *file = found ? info->dli_fname : NULL;
+    const char *sym = found ? info->dli_sname : NULL;
+    /* Any length: file names and mangled names are not bounded. */
+    size_t size = (file ? strlen(file) + 1 : 0) + (sym ? strlen(sym) + 24 : 0) + 48;
+    char *buf = arena_alloc(size), *p = buf;
+    if (buf == NULL)
+        return NULL;
     if (file) {
-        size_t n = strnlen(file, FRAME_WHERE_MAX / 2);
-        memcpy(p, file, n);
-        p += n;
+        p = stpcpy(p, file);
         *p++ = ':';
     }
-    if (info->dli_sname) {
-        uintptr_t sym = (uintptr_t)info->dli_saddr;
-        size_t n = strnlen(info->dli_sname, FRAME_WHERE_MAX / 2 - 64);
+    if (sym) {
+        uintptr_t start = (uintptr_t)info->dli_saddr;
         *p++ = '(';
-        memcpy(p, info->dli_sname, n);
-        p += n;
-        *p++ = addr >= sym ? '+' : '-';
-        p = fmt_hex(p, addr >= sym ? addr - sym : sym - addr);
+        p = stpcpy(p, sym);
+        *p++ = addr >= start ? '+' : '-';
+        p = fmt_hex(p, addr >= start ? addr - start : start - addr);
         *p++ = ')';
     }
-    p = stpcpy(p, "[");
-    p = fmt_ptr(p, addr - (uintptr_t)info->dli_fbase);
-    p = stpcpy(p, "]");
+    *p++ = '[';
+    p = fmt_ptr(p, found ? addr - (uintptr_t)info->dli_fbase : addr);
+    *p++ = ']';
     *p = '\0';
-    return arena_strdup(buf);
+    return buf;
 }
 
 static const char *demangled(const char *name)
@@ -106,7 +99,7 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
         f->symbol_offset = addr >= start ? addr - start : 0;
     }
     f->where = where_string(addr, &info, found);
-    f->where_len = f->where ? (unsigned)strnlen(f->where, FRAME_WHERE_MAX) : 0;
+    f->where_len = f->where ? strlen(f->where) : 0;
     return f;
 }
 

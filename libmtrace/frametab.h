@@ -9,8 +9,6 @@
 #include "modmap.h"
 #include <stdint.h>
 
-#define FRAME_WHERE_MAX 4096
-
 struct frame {
     struct cmap_entry e;
     uintptr_t addr;
@@ -19,8 +17,8 @@ struct frame {
     uintptr_t offset;       /* addr - mod->bias, or addr without a module */
     const char *symbol;     /* demangled; NULL when dladdr found none */
     uintptr_t symbol_offset;
-    const char *where;      /* glibc's "FILE:(SYM+OFF)[0xADDR]" */
-    unsigned where_len;     /* strlen(where), at most FRAME_WHERE_MAX */
+    const char *where;      /* glibc's "FILE:(SYM+OFF)[0xADDR]"; NULL: none */
+    size_t where_len;
     unsigned emitted_gen;   /* log writer's: last log holding its #f record */
 };
 

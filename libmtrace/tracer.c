@@ -181,17 +181,22 @@ static void emit_stack(struct writer *w, struct stack *s)
     writer_putc(w, '\n');
 }
 
-/* Room for one event line: WHERE plus the fixed fields. */
-#define EVENT_LINE_MAX (FRAME_WHERE_MAX + 96)
+/* Room for an event line with a usual WHERE; longer ones are written in
+ * pieces (emit_long_event). */
+#define EVENT_LINE_MAX 1024
+#define EVENT_FIELDS_MAX 96   /* op, pointer, size, stack id */
 
-/* Formats "@ WHERE OP PTR[ SIZE][ sID]\n" into LINE; returns its length.
- * Done before the log lock is taken, to keep the lock's hold short. */
+/* Formats "@ WHERE OP PTR[ SIZE][ sID]\n" into LINE (EVENT_LINE_MAX bytes)
+ * and returns its length, or 0 when WHERE is too long for it.  Done before
+ * the log lock is taken, to keep the lock's hold short. */
 static size_t format_event(char *line, char op, const void *ptr, size_t size,
                            int with_size, const struct stack *s,
                            const struct frame *where)
 {
     char *p = line;
-    if (where) {
+    if (where && where->where) {
+        if (where->where_len > EVENT_LINE_MAX - EVENT_FIELDS_MAX)
+            return 0;
         *p++ = '@';
         *p++ = ' ';
         memcpy(p, where->where, where->where_len);
@@ -214,15 +219,40 @@ static size_t format_event(char *line, char op, const void *ptr, size_t size,
     return (size_t)(p - line);
 }
 
-/* Writes an event line, after the stack record it refers to. */
+/* An event line whose WHERE does not fit EVENT_LINE_MAX: "@ WHERE "
+ * straight into the log, then the fields.  Log lock held. */
+static void emit_long_event(struct writer *w, char op, const void *ptr,
+                            size_t size, int with_size, const struct stack *s,
+                            const struct frame *where)
+{
+    char line[EVENT_LINE_MAX];
+    writer_put(w, "@ ", 2);
+    writer_put(w, where->where, where->where_len);
+    writer_putc(w, ' ');
+    writer_put(w, line, format_event(line, op, ptr, size, with_size, s, NULL));
+}
+
+/* Writes an event line, after the stack record it refers to.  Log lock
+ * held; LINE/N is the line already formatted, or N == 0. */
+static void emit_event_line(struct writer *w, const char *line, size_t n,
+                            char op, const void *ptr, size_t size,
+                            int with_size, struct stack *s,
+                            const struct frame *where)
+{
+    if (!mt_config.classic && s)
+        emit_stack(w, s);
+    if (n)
+        writer_put(w, line, n);
+    else
+        emit_long_event(w, op, ptr, size, with_size, s, where);
+}
+
 static void emit_event(struct writer *w, char op, const void *ptr, size_t size,
                        int with_size, struct stack *s, const struct frame *where)
 {
     char line[EVENT_LINE_MAX];
     size_t n = format_event(line, op, ptr, size, with_size, s, where);
-    if (!mt_config.classic && s)
-        emit_stack(w, s);
-    writer_put(w, line, n);
+    emit_event_line(w, line, n, op, ptr, size, with_size, s, where);
 }
 
 /* ---- failure ----------------------------------------------------------- */
@@ -258,9 +288,8 @@ static void log_event(char op, const void *ptr, size_t size, int with_size,
     size_t n = format_event(line, op, ptr, size, with_size, s, where);
     pthread_mutex_lock(&log_state.lock);
     if (log_state.logging) {
-        if (!mt_config.classic && s)
-            emit_stack(&log_state.w, s);
-        writer_put(&log_state.w, line, n);
+        emit_event_line(&log_state.w, line, n, op, ptr, size, with_size, s,
+                        where);
         stop_on_write_failure();
     }
     pthread_mutex_unlock(&log_state.lock);

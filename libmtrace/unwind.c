@@ -8,6 +8,7 @@
 #define UNW_LOCAL_ONLY
 #include "unwind.h"
 #include "../include/mtrace-format.h"
+#include "fastunwind.h"
 #include <execinfo.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -29,7 +30,7 @@ void unwind_select(enum unwinder which)
 
 const char *unwind_name(void)
 {
-    static const char *const names[] = { "libunwind", "glibc", "fp" };
+    static const char *const names[] = { "libunwind", "glibc", "fp", "fast" };
     return names[current];
 }
 
@@ -80,6 +81,8 @@ static int raw_unwind(void **frames, int max)
         return backtrace(frames, max);
     case UNWIND_FP:
         return frame_pointer_walk(frames, max);
+    case UNWIND_FAST:
+        return fastunwind_backtrace(frames, max);
     default:
         return unw_backtrace(frames, max);
     }

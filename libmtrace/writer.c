@@ -3,6 +3,10 @@
 #include "fmt.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +15,7 @@ void writer_init(struct writer *w, int fd, char *buf, size_t cap)
 {
     w->path = NULL;
     w->dev = w->ino = 0;
+    w->fsize_limited = 0;
     w->fd = fd;
     w->buf = buf;
     w->cap = cap;
@@ -61,8 +66,11 @@ static int remember_identity(struct writer *w)
 
 void writer_guard_descriptor(struct writer *w, const char *path)
 {
+    struct rlimit fsize;
     if (w->fd < 0)
         return;
+    w->fsize_limited = getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+                       fsize.rlim_cur != RLIM_INFINITY;
     w->fd = move_high(w->fd);
     w->path = path;
     if (remember_identity(w) != 0)
@@ -87,6 +95,25 @@ static int check_descriptor(struct writer *w)
     return remember_identity(w) == 0 ? 0 : EBADF;
 }
 
+/* write_all with SIGXFSZ blocked; a SIGXFSZ that this write raised (it
+ * was not pending before) is consumed, so the program never sees it. */
+static int write_all_no_sigxfsz(int fd, const char *s, size_t n)
+{
+    sigset_t xfsz, old, pending;
+    sigemptyset(&xfsz);
+    sigaddset(&xfsz, SIGXFSZ);
+    pthread_sigmask(SIG_BLOCK, &xfsz, &old);
+    sigpending(&pending);
+    int was_pending = sigismember(&pending, SIGXFSZ);
+    int err = write_all(fd, s, n);
+    if (err == EFBIG && !was_pending) {
+        struct timespec now = { 0, 0 };
+        sigtimedwait(&xfsz, NULL, &now);
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return err;
+}
+
 int writer_flush(struct writer *w)
 {
     if (w->failed || w->fd < 0 || w->len == 0) {
@@ -99,7 +126,8 @@ int writer_flush(struct writer *w)
         w->len = 0;
         return err;
     }
-    err = write_all(w->fd, w->buf, w->len);
+    err = w->fsize_limited ? write_all_no_sigxfsz(w->fd, w->buf, w->len)
+                           : write_all(w->fd, w->buf, w->len);
     w->len = 0;
     if (err)
         w->failed = err;
