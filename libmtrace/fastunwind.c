@@ -52,51 +52,70 @@ struct rule {
 #define LOWEST_IP 0x4000
 
 /* ---- The rule cache --------------------------------------------------
- * One 64-bit word per entry: the address tag above bit 30, the packed
- * rule below.  The slot index mixes the address bits so that the tag
- * (address >> CACHE_BITS) and the slot together give the whole address. */
+ * One 64-bit word per entry, so that a reader never sees half of what a
+ * concurrent writer stores.  The slot is the address's low CACHE_BITS
+ * bits and the tag the rest, from bit TAG_SHIFT.  The packed rule is laid
+ * out for the fewest instructions between loading the word and loading the
+ * return address: the CFA offset in the lowest bits, then the base
+ * register, the saved-RBP slot (k: at CFA-8k; 0: RBP unchanged), the kind. */
 
 #define CACHE_BITS 14
 #define CACHE_SIZE (1u << CACHE_BITS)
-#define RULE_BITS 30
 #define CFA_OFF_BITS 19
-#define CACHEABLE_LIMIT (1ull << (CACHE_BITS + 64 - RULE_BITS))
+#define CFA_OFF_MASK ((1ull << CFA_OFF_BITS) - 1)
+#define CFA_RBP_BIT (1ull << CFA_OFF_BITS)
+#define RBP_SHIFT (CFA_OFF_BITS + 1)
+#define KIND_SHIFT (RBP_SHIFT + 8)
+#define TAG_SHIFT (KIND_SHIFT + 2)
+#define CACHEABLE_LIMIT (1ull << (CACHE_BITS + 64 - TAG_SHIFT))
 
 static uint64_t rule_cache[CACHE_SIZE] __attribute__((aligned(64)));
 
-static inline uint32_t cache_slot(uint64_t pc)
+static inline uint64_t *cache_slot(uint64_t pc)
 {
-    return (uint32_t)((pc ^ (pc >> 14) ^ (pc >> 28) ^ (pc >> 42)) & (CACHE_SIZE - 1));
+    return &rule_cache[pc & (CACHE_SIZE - 1)];
 }
 
-/* Packs RULE into RULE_BITS bits; false if it does not fit. */
+static inline uint64_t cache_tag(uint64_t pc)
+{
+    return pc >> CACHE_BITS << TAG_SHIFT;
+}
+
+/* Packs RULE below TAG_SHIFT; false if it does not fit. */
 static bool rule_pack(const struct rule *r, uint64_t *packed)
 {
     uint64_t rbp_code = 0;
-    if (r->cfa_off < 0 || r->cfa_off >= (1 << CFA_OFF_BITS))
+    if (r->cfa_off < 0 || (uint64_t)r->cfa_off > CFA_OFF_MASK)
         return false;
     if (r->rbp_off != 0) {
         if (r->rbp_off > 0 || r->rbp_off % 8 != 0 || r->rbp_off < -8 * 255)
             return false;
         rbp_code = (uint64_t)(-r->rbp_off / 8);
     }
-    *packed = (uint64_t)r->kind | (uint64_t)r->cfa_rbp << 2
-              | (uint64_t)r->cfa_off << 3 | rbp_code << (3 + CFA_OFF_BITS);
+    *packed = (uint64_t)r->cfa_off | (r->cfa_rbp ? CFA_RBP_BIT : 0) | rbp_code << RBP_SHIFT
+              | (uint64_t)r->kind << KIND_SHIFT;
     return true;
 }
 
 static inline void rule_unpack(uint64_t w, struct rule *r)
 {
-    r->kind = (enum rule_kind)(w & 3);
-    r->cfa_rbp = (w >> 2) & 1;
-    r->cfa_off = (int64_t)((w >> 3) & ((1u << CFA_OFF_BITS) - 1));
-    r->rbp_off = -8 * (int64_t)((w >> (3 + CFA_OFF_BITS)) & 0xff);
+    r->kind = (enum rule_kind)((w >> KIND_SHIFT) & 3);
+    r->cfa_rbp = (w & CFA_RBP_BIT) != 0;
+    r->cfa_off = (int64_t)(w & CFA_OFF_MASK);
+    r->rbp_off = -8 * (int64_t)((w >> RBP_SHIFT) & 0xff);
+}
+
+/* The cached word for PC, or 0. */
+static inline uint64_t cache_word(uint64_t pc)
+{
+    uint64_t w = __atomic_load_n(cache_slot(pc), __ATOMIC_RELAXED);
+    return (w & ~((1ull << TAG_SHIFT) - 1)) == cache_tag(pc) ? w : 0;
 }
 
 static inline bool cache_get(uint64_t pc, struct rule *r)
 {
-    uint64_t w = __atomic_load_n(&rule_cache[cache_slot(pc)], __ATOMIC_RELAXED);
-    if ((w >> RULE_BITS) != (pc >> CACHE_BITS) || (w & 3) == RULE_NONE)
+    uint64_t w = cache_word(pc);
+    if (((w >> KIND_SHIFT) & 3) == RULE_NONE)
         return false;
     rule_unpack(w, r);
     return true;
@@ -107,8 +126,7 @@ static void cache_put(uint64_t pc, const struct rule *r)
     uint64_t packed;
     if (pc >= CACHEABLE_LIMIT || !rule_pack(r, &packed))
         return;
-    uint64_t w = (pc >> CACHE_BITS) << RULE_BITS | packed;
-    __atomic_store_n(&rule_cache[cache_slot(pc)], w, __ATOMIC_RELAXED);
+    __atomic_store_n(cache_slot(pc), cache_tag(pc) | packed, __ATOMIC_RELAXED);
 }
 
 void fastunwind_flush(void)
@@ -766,12 +784,16 @@ static bool compute_rule(uintptr_t pc, struct rule *r)
     return true;
 }
 
-static inline void rule_for(uintptr_t pc, struct rule *r)
+static __attribute__((noinline, cold)) void rule_miss(uintptr_t pc, struct rule *r)
 {
-    if (__builtin_expect(cache_get(pc, r), 1))
-        return;
     if (compute_rule(pc, r))
         cache_put(pc, r);
+}
+
+static inline void rule_for(uintptr_t pc, struct rule *r)
+{
+    if (!cache_get(pc, r))
+        rule_miss(pc, r);
 }
 
 /* ---- The walk --------------------------------------------------------- */
@@ -783,28 +805,32 @@ struct frame {
 
 enum step_result { STEP_OK, STEP_SIGNAL, STEP_END, STEP_BAD_STACK };
 
-/* Steps F from a frame to its caller with rule R. */
-static inline enum step_result step(struct frame *f, const struct rule *r, struct bounds *b)
+/* The caller's frame lies above this one, its return address and the saved
+ * RBP between this frame's RSP and the CFA: anything else is a corrupt
+ * stack (or unwind information we misread). */
+static inline bool frame_sane(uintptr_t sp, uintptr_t cfa, uintptr_t rbp_at)
 {
-    uintptr_t cfa;
+    return cfa >= sp + 8 && rbp_at >= sp;
+}
+
+/* Steps F from a frame to its caller with rule R, checking every read. */
+static enum step_result step(struct frame *f, const struct rule *r, struct bounds *b)
+{
+    uintptr_t cfa, rbp_at, gregs;
     switch (r->kind) {
     case RULE_STANDARD:
         cfa = (r->cfa_rbp ? f->bp : f->sp) + (uintptr_t)r->cfa_off;
-        /* The caller's frame is above this one: anything else is a
-         * corrupt stack (or unwind information we misread). */
-        if (cfa <= f->sp || !readable(b, cfa - 8))
+        rbp_at = cfa + (uintptr_t)r->rbp_off;
+        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8) || !readable(b, rbp_at))
             return STEP_BAD_STACK;
         f->ip = load(cfa - 8);
-        if (r->rbp_off != 0) {
-            if (!readable(b, cfa + (uintptr_t)r->rbp_off))
-                return STEP_BAD_STACK;
-            f->bp = load(cfa + (uintptr_t)r->rbp_off);
-        }
+        if (r->rbp_off != 0)
+            f->bp = load(rbp_at);
         f->sp = cfa;
         return STEP_OK;
-    case RULE_SIGNAL: {
+    case RULE_SIGNAL:
         /* The handler returned here with RSP at the kernel's ucontext. */
-        uintptr_t gregs = f->sp + offsetof(ucontext_t, uc_mcontext.gregs);
+        gregs = f->sp + offsetof(ucontext_t, uc_mcontext.gregs);
         if (!readable(b, gregs + REG_RIP * 8) || !readable(b, gregs + REG_RSP * 8)
             || !readable(b, gregs + REG_RBP * 8))
             return STEP_BAD_STACK;
@@ -812,13 +838,25 @@ static inline enum step_result step(struct frame *f, const struct rule *r, struc
         f->sp = load(gregs + REG_RSP * 8);
         f->bp = load(gregs + REG_RBP * 8);
         return STEP_SIGNAL;
-    }
     default:
         return STEP_END;
     }
 }
 
-/* The body of fastunwind_backtrace, entered with its caller's state. */
+/* Everything the walk's inline step leaves: cache misses, signal frames,
+ * the last frame, reads beyond the pages known readable. */
+static __attribute__((noinline)) enum step_result step_slow(struct frame *f, struct bounds *b,
+                                                           uintptr_t back)
+{
+    struct rule r;
+    rule_for(f->ip - back, &r);
+    return step(f, &r, b);
+}
+
+/* The body of fastunwind_backtrace, entered with its caller's state.  The
+ * loop keeps the frame in registers and steps inline when the rule is
+ * cached, standard and the reads fall in known pages: two dependent loads
+ * per frame (the rule, then the return address). */
 __attribute__((used, noinline, visibility("hidden")))
 int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
 
@@ -826,37 +864,53 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
 {
     if (max <= 0)
         return 0;
-    struct frame f = { ip, sp, bp };
     struct bounds b;
     bounds_start(&b, sp);
+    uintptr_t hi = b.hi;
     bool keep = true;
     /* A return address is looked up one byte back, inside the call (it
      * may be a noreturn call ending the function); an address where a
      * signal interrupted is the instruction itself. */
     uintptr_t back = 1;
     int n = 0;
-    frames[n++] = (void *)f.ip;
+    frames[n++] = (void *)ip;
     while (n < max) {
-        struct rule r;
-        rule_for(f.ip - back, &r);
-        enum step_result s = step(&f, &r, &b);
-        if (s == STEP_END)
-            break;
-        if (s == STEP_BAD_STACK) {
-            keep = false;
-            break;
+        uint64_t w = cache_word(ip - back);
+        uintptr_t cfa = ((w & CFA_RBP_BIT) ? bp : sp) + (w & CFA_OFF_MASK);
+        uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
+        if (__builtin_expect(((w >> KIND_SHIFT) & 3) == RULE_STANDARD
+                             && frame_sane(sp, cfa, rbp_at) && cfa <= hi, 1)) {
+            ip = load(cfa - 8);
+            if (rbp_at != cfa)
+                bp = load(rbp_at);
+            sp = cfa;
+            back = 1;
+        } else {
+            struct frame f = { ip, sp, bp };
+            b.hi = hi;
+            enum step_result s = step_slow(&f, &b, back);
+            if (s == STEP_END || s == STEP_BAD_STACK) {
+                keep = s == STEP_END;
+                break;
+            }
+            ip = f.ip;
+            sp = f.sp;
+            bp = f.bp;
+            back = s != STEP_SIGNAL;
+            if (s == STEP_SIGNAL) {
+                keep = false;
+                bounds_restart(&b, sp);
+            }
+            hi = b.hi;
         }
-        if (f.ip < LOWEST_IP)
+        if (ip < LOWEST_IP)
             break;
-        frames[n++] = (void *)f.ip;
-        back = s != STEP_SIGNAL;
-        if (s == STEP_SIGNAL) {
-            keep = false;
-            bounds_restart(&b, f.sp);
-        }
+        frames[n++] = (void *)ip;
     }
-    if (keep)
+    if (keep) {
+        b.hi = hi;
         bounds_keep(&b);
+    }
     return n;
 }
 

@@ -34,12 +34,26 @@ static struct big_block *big;
 static size_t big_count, big_cap;
 static spinlock_t big_lock = SPINLOCK_INIT;
 
+/* The hash keeps neighbours together: blocks in one 4 KiB page go to one
+ * shard and to neighbouring slots (their offset in the page is the low
+ * bits), so a program that frees what it allocated in order walks the
+ * table instead of missing the cache on every block.  The page number is
+ * mixed, so pages spread over shards and over the table. */
+#define PAGE_SHIFT 12
+#define IN_PAGE_BITS (PAGE_SHIFT - 4)   /* 16-byte granules in a page */
+
 static uint64_t ptr_hash(uintptr_t ptr)
 {
-    uint64_t h = (ptr >> 4) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 32);
+    uint64_t page = (ptr >> PAGE_SHIFT) * 0x9e3779b97f4a7c15ull;
+    page ^= page >> 29;
+    uint64_t granule = (ptr >> 4) & ((1u << IN_PAGE_BITS) - 1);
+    /* XOR with bits of the page's hash: blocks at the same offset in
+     * different pages (page-aligned blocks) must not share low bits; an
+     * aligned group of 4 granules (one cache line of slots) stays together. */
+    return (page << IN_PAGE_BITS) | (granule ^ (page & ((1u << IN_PAGE_BITS) - 1)));
 }
 
+/* The top bits: the slot index within the shard takes the low ones. */
 static struct shard *shard_of(uint64_t hash)
 {
     return &shards[hash >> 58];
@@ -112,6 +126,16 @@ static int grow(struct shard *sh)
     sh->slots = slots;
     sh->mask = n - 1;
     return 1;
+}
+
+void livetab_prefetch(uintptr_t ptr)
+{
+    uint64_t h = ptr_hash(ptr);
+    struct shard *sh = shard_of(h);
+    /* Unlocked and possibly stale: a prefetch never faults. */
+    struct slot *slots = sh->slots;
+    if (slots)
+        __builtin_prefetch(&slots[h & sh->mask], 1);
 }
 
 void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack)

@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack);
+/* Starts loading PTR's slot into the cache, so that a later insert does
+ * not wait for memory (the table is far larger than the cache). */
+void livetab_prefetch(uintptr_t ptr);
 /* Removes PTR; returns 1 and its size and stack when it was there. */
 int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack);
 size_t livetab_count(void);

@@ -302,6 +302,7 @@ static void log_event(char op, const void *ptr, size_t size, int with_size,
 
 static void on_alloc(void *ptr, size_t size, const void *caller)
 {
+    livetab_prefetch((uintptr_t)ptr);   /* overlaps with the unwinding */
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
@@ -511,10 +512,11 @@ void tracer_exit_flush(void)
 
 void tracer_flush_at_exit(void)
 {
-    /* _exit() may come from a signal handler that interrupted us holding
-     * the lock: then the buffer is lost rather than the process hung. */
-    if (pthread_mutex_trylock(&log_state.lock) != 0)
-        return;
+    /* The caller entered the recursion guard, so this thread is not inside
+     * the tracer and does not hold the lock (a signal handler that
+     * interrupted the tracer finds the guard set and never gets here):
+     * waiting for other threads to let go of it is safe. */
+    pthread_mutex_lock(&log_state.lock);
     if (log_state.logging)
         writer_flush(&log_state.w);
     pthread_mutex_unlock(&log_state.lock);

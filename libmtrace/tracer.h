@@ -37,7 +37,7 @@ void tracer_start(void);           /* first mtrace() or mtraceinit      */
 void tracer_stop(void);            /* muntrace(): "= End", close, stop  */
 void tracer_after_dlclose(void);   /* unloaded modules, new code epoch  */
 void tracer_exit_flush(void);      /* exit(): flush, then unbuffered    */
-void tracer_flush_at_exit(void);   /* _exit(): best effort, never blocks */
+void tracer_flush_at_exit(void);   /* _exit(), exec(): guard entered     */
 void tracer_fork_prepare(void);
 void tracer_fork_parent(void);
 void tracer_fork_child(void);

@@ -143,6 +143,11 @@ void writer_put(struct writer *w, const char *s, size_t n)
 {
     if (w->failed || w->fd < 0)
         return;
+    /* A piece that fits the buffer is not split across two writes, so a
+     * log cut short (a crash, an exec racing other threads) ends with
+     * whole event lines. */
+    if (w->len + n > w->cap && n <= w->cap && writer_flush(w))
+        return;
     while (n > 0) {
         if (w->len == w->cap && writer_flush(w))
             return;
