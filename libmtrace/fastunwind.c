@@ -784,16 +784,15 @@ static bool compute_rule(uintptr_t pc, struct rule *r)
     return true;
 }
 
-static __attribute__((noinline, cold)) void rule_miss(uintptr_t pc, struct rule *r)
+/* The rule for the frame at IP: a return address (BACK = 1), whose call
+ * instruction ends one byte before it and whose rule is cached under IP
+ * itself; or where a signal interrupted (BACK = 0), computed each time. */
+static void rule_for(uintptr_t ip, uintptr_t back, struct rule *r)
 {
-    if (compute_rule(pc, r))
-        cache_put(pc, r);
-}
-
-static inline void rule_for(uintptr_t pc, struct rule *r)
-{
-    if (!cache_get(pc, r))
-        rule_miss(pc, r);
+    if (back && cache_get(ip, r))
+        return;
+    if (compute_rule(ip - back, r) && back)
+        cache_put(ip, r);
 }
 
 /* ---- The walk --------------------------------------------------------- */
@@ -849,7 +848,7 @@ static __attribute__((noinline)) enum step_result step_slow(struct frame *f, str
                                                            uintptr_t back)
 {
     struct rule r;
-    rule_for(f->ip - back, &r);
+    rule_for(f->ip, back, &r);
     return step(f, &r, b);
 }
 
@@ -875,22 +874,24 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
     int n = 0;
     frames[n++] = (void *)ip;
     while (n < max) {
-        uint64_t w = cache_word(ip - back);
+        uint64_t w = cache_word(ip);
         uintptr_t cfa = ((w & CFA_RBP_BIT) ? bp : sp) + (w & CFA_OFF_MASK);
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
-        if (__builtin_expect(((w >> KIND_SHIFT) & 3) == RULE_STANDARD
-                             && frame_sane(sp, cfa, rbp_at) && cfa <= hi, 1)) {
+        enum rule_kind kind = (enum rule_kind)((w >> KIND_SHIFT) & 3);
+        if (__builtin_expect(kind == RULE_STANDARD && back && frame_sane(sp, cfa, rbp_at)
+                             && cfa <= hi, 1)) {
             ip = load(cfa - 8);
             if (rbp_at != cfa)
                 bp = load(rbp_at);
             sp = cfa;
-            back = 1;
+        } else if (kind == RULE_STOP && back) {
+            break;
         } else {
             struct frame f = { ip, sp, bp };
             b.hi = hi;
             enum step_result s = step_slow(&f, &b, back);
             if (s == STEP_END || s == STEP_BAD_STACK) {
-                keep = s == STEP_END;
+                keep = keep && s == STEP_END;
                 break;
             }
             ip = f.ip;
