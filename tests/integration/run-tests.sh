@@ -29,7 +29,7 @@ ALL_TESTS=(
 	threads thread-exit bigheap late-start muntrace-threads concurrent percent-p
 	fork-exit fork-_exit fork-O0 fork-threads fork-dlopen exec-fork exec-vfork
 	exec-system exec-self exec-threads exec-fails
-	setuid stdout-log devfull fsize-limit unwritable eintr closefds
+	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr closefds
 	classic classic-nopie semantics
 	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
 )

@@ -291,6 +291,25 @@ t_fsize_limit() {
 		{ fail "stderr is not one 'libmtrace:' line: $(head -c 500 err)"; return 1; }
 }
 
+# The log is a FIFO whose reader quits after 1000 bytes: the next writes
+# fail (EPIPE, and SIGPIPE would kill the program).  The program must run
+# and end as natively, with at most one warning.
+t_reader_quits() {
+	local st native_st RUN_TIMEOUT=20
+	"$BUILD/writefail" >native.out
+	native_st=$?
+	mkfifo fifo
+	timeout 30 bash -c 'exec <fifo; head -c 1000 >/dev/null' &
+	traced fifo "$BUILD/writefail" >out 2>err
+	st=$?
+	wait
+	[ $st -ne 124 ] || { fail "hung (timed out after ${RUN_TIMEOUT}s)"; return 1; }
+	[ $st -eq $native_st ] || { fail "exit status $st, natively $native_st (141 = killed by SIGPIPE)"; return 1; }
+	cmp -s out native.out || { fail "stdout differs: $(cat out)"; return 1; }
+	[ "$(wc -l <err)" -le 1 ] && { [ ! -s err ] || grep -q '^libmtrace:' err; } ||
+		{ fail "stderr is not at most one 'libmtrace:' line: $(head -c 500 err)"; return 1; }
+}
+
 # The program closes every descriptor above 2 and opens ten files of its
 # own, which get the lowest free descriptors: none of the log may land in
 # them.  (Whether tracing goes on is not checked here.)
