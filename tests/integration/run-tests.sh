@@ -26,8 +26,8 @@ ALL_TESTS=(
 	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack
 	stacks long-names long-paths dlopen
 	depth config-unknown unwinders
-	threads thread-exit bigheap late-start muntrace-threads concurrent stale-log percent-p
-	fork-exit fork-_exit fork-O0 fork-threads fork-dlopen exec-fork exec-vfork
+	threads threads-configs thread-exit bigheap late-start muntrace-threads concurrent stale-log percent-p
+	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork
 	exec-system exec-self exec-threads exec-fails
 	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr closefds
 	classic classic-nopie semantics

@@ -90,6 +90,30 @@ t_percent_p() {
 	expect_leaks "$BUILD/exec_child" "log.$pid" "321 654"
 }
 
+# The same guarantees hold for classic logs and for the other unwinders.
+t_threads_configs() {
+	need_libmtrace || return
+	local conf mode
+	for conf in classic unwind=glibc unwind=fp depth=1; do
+		rm -f log
+		traced log MEMLEAK_CONFIG=$conf "$BUILD/threads" >out 2>err || { fail "$conf: exit status $?"; return 1; }
+		[ ! -s err ] || { fail "$conf: stderr: $(head -c 300 err)"; return 1; }
+		mode=$MODE
+		[ $conf != classic ] || mode=classic
+		MODE=$mode expect_leaks "$BUILD/threads" log "1000 1001 1002 1003" || { fail "$conf"; return 1; }
+	done
+}
+
+t_fork_classic() {
+	need_libmtrace || return
+	local child
+	traced log MEMLEAK_CONFIG=classic "$BUILD/fork" _exit >out 2>err || { fail "exit status $?"; return 1; }
+	child=$(awk '$1 == "child" { print $2 }' out)
+	MODE=classic expect_leaks "$BUILD/fork" log "111 444" || { fail "(parent log)"; return 1; }
+	MODE=classic expect_leaks "$BUILD/fork" "log.$child" "222 333" || { fail "(child log)"; return 1; }
+	! grep -q '^#' log "log.$child" || { fail "'#' records in a classic log"; return 1; }
+}
+
 # fork_case PROGRAM exit|_exit: the child writes its own self-contained log.
 fork_case() {
 	local prog=$1 ppid child addr
