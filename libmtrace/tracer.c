@@ -21,6 +21,7 @@
 #include "livetab.h"
 #include "logfile.h"
 #include "modmap.h"
+#include "spin.h"
 #include "stacktab.h"
 #include "threads.h"
 #include "unwind.h"
@@ -35,13 +36,17 @@
 atomic_int mt_collecting;
 
 static struct {
-    pthread_mutex_t lock;       /* the log lock                            */
+    /* The log lock: held for a memcpy of one line.  Adaptive: it spins a
+     * little before sleeping, so a contended event rarely needs futex(2),
+     * and a waiter does not burn its time slice when the holder is
+     * preempted on a busy machine. */
+    pthread_mutex_t lock;
     struct writer w;
     int logging;                /* a log file is open                      */
     unsigned gen;               /* which log: records are re-emitted per log */
     char path[4096];
     int started;
-} log_state = { .lock = PTHREAD_MUTEX_INITIALIZER, .w = { .fd = -1 } };
+} log_state = { .lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP, .w = { .fd = -1 } };
 
 static char log_buffer[LOG_BUFFER_SIZE];
 
@@ -564,7 +569,10 @@ void tracer_fork_child(void)
     livetab_unlock_all();
     frametab_unlock_after_fork();
     stacktab_unlock_after_fork();
-    pthread_mutex_init(&log_state.lock, NULL);
+    pthread_mutexattr_t adaptive;
+    pthread_mutexattr_init(&adaptive);
+    pthread_mutexattr_settype(&adaptive, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(&log_state.lock, &adaptive);
     modmap_reset_after_fork();
     threads_reset_after_fork();
     gate_open_after_fork();
