@@ -157,14 +157,19 @@ struct bounds {
 static __thread uint64_t known_pages __attribute__((tls_model("initial-exec")));
 #define KNOWN_COUNT_BITS 28
 
-/* The page holding SP is readable: this thread's stack is in use there. */
+/* The stack below a frame's RSP that signal delivery leaves alone. */
+#define RED_ZONE 128
+
+/* The pages holding SP and its red zone are readable: this thread's stack
+ * is in use there (our own frames are below).  Reads are never below the
+ * red zone of the frame being stepped, whose RSP only grows. */
 static void bounds_start(struct bounds *b, uintptr_t sp)
 {
     uint64_t k = known_pages;
     b->known_lo = (uintptr_t)(k >> KNOWN_COUNT_BITS) * PAGE;
     b->known_hi = b->known_lo + (uintptr_t)(k & ((1u << KNOWN_COUNT_BITS) - 1)) * PAGE;
-    b->lo = sp & ~(PAGE - 1);
-    b->hi = b->lo + PAGE;
+    b->lo = (sp - RED_ZONE) & ~(PAGE - 1);
+    b->hi = (sp & ~(PAGE - 1)) + PAGE;
     if (sp >= b->known_lo && sp < b->known_hi)
         b->hi = b->known_hi;
 }
@@ -185,7 +190,7 @@ static void bounds_keep(const struct bounds *b)
 /* After a signal frame the interrupted stack may be another one. */
 static void bounds_restart(struct bounds *b, uintptr_t sp)
 {
-    b->lo = b->hi = sp & ~(PAGE - 1);
+    b->lo = b->hi = (sp - RED_ZONE) & ~(PAGE - 1);
     b->known_lo = b->known_hi = 0;
 }
 
@@ -560,6 +565,38 @@ static bool skip_block(struct cursor *c)
     return true;
 }
 
+/* The one CFA expression we follow: the linker's for a lazy PLT entry,
+ * CFA = RSP + K + 8 once the entry has pushed its index (16-byte entries
+ * whose push ends at offset N):
+ *   breg7 K; breg16 0; lit15; and; litN; ge; lit3; shl; plus
+ * With the address known, it is an offset from RSP like any other. */
+static bool plt_cfa(const uint8_t *expr, uint64_t len, uintptr_t pc, int64_t *off)
+{
+    static const uint8_t tail[] = { 0x80, 0x00, 0x3f, 0x1a, 0, 0x2a, 0x33, 0x24, 0x22 };
+    if (len != 2 + sizeof tail || expr[0] != 0x77 || expr[1] >= 0x40)
+        return false;
+    for (size_t i = 0; i < sizeof tail; i++)
+        if (i != 4 && expr[2 + i] != tail[i])
+            return false;
+    uint8_t lit = expr[2 + 4];
+    if (lit < 0x30 || lit > 0x4f)
+        return false;
+    *off = expr[1] + ((pc & 15) >= (uintptr_t)(lit - 0x30) ? 8 : 0);
+    return true;
+}
+
+static int def_cfa_expression(struct cursor *c, struct cfa_run *run, struct row *row)
+{
+    const uint8_t *expr;
+    uint64_t len;
+    if (!rd_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
+        return -1;
+    expr = c->p;
+    c->p += len;
+    row->cfa = plt_cfa(expr, len, run->target, &row->cfa_off) ? CFA_RSP : CFA_OTHER;
+    return 0;
+}
+
 /* Runs one extended (low six bits zero) instruction OP; -1 on a malformed
  * or unknown instruction, 0 to go on, 1 when the target is passed. */
 static int run_extended(struct cursor *c, struct cfa_run *run, struct row *row, uint8_t op)
@@ -636,8 +673,7 @@ static int run_extended(struct cursor *c, struct cfa_run *run, struct row *row, 
         row->cfa_off = (int64_t)u;
         return 0;
     case 0x0f: /* def_cfa_expression */
-        row->cfa = CFA_OTHER;
-        return skip_block(c) ? 0 : -1;
+        return def_cfa_expression(c, run, row);
     case 0x10: /* expression */
     case 0x16: /* val_expression */
         if (!rd_uleb(c, &reg) || !skip_block(c))
@@ -804,12 +840,13 @@ struct frame {
 
 enum step_result { STEP_OK, STEP_SIGNAL, STEP_END, STEP_BAD_STACK };
 
-/* The caller's frame lies above this one, its return address and the saved
- * RBP between this frame's RSP and the CFA: anything else is a corrupt
- * stack (or unwind information we misread). */
+/* The caller's frame lies above this one, its return address between this
+ * frame's RSP and the CFA, and the saved RBP there too, or in the red zone
+ * below RSP (in an epilogue interrupted by a signal, after its pop):
+ * anything else is a corrupt stack (or unwind information we misread). */
 static inline bool frame_sane(uintptr_t sp, uintptr_t cfa, uintptr_t rbp_at)
 {
-    return cfa >= sp + 8 && rbp_at >= sp;
+    return cfa >= sp + 8 && rbp_at >= sp - RED_ZONE;
 }
 
 /* Steps F from a frame to its caller with rule R, checking every read. */

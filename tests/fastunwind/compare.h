@@ -1,0 +1,32 @@
+/* compare.h - runs fastunwind_backtrace and libunwind's unw_backtrace from
+ * one call site and compares their frames.  GPL-3.0-or-later. */
+#ifndef FU_COMPARE_H
+#define FU_COMPARE_H
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MAXF 128
+
+struct capture {
+    int n[2];                   /* [0]: fastunwind, [1]: libunwind */
+    void *frames[2][MAXF];
+};
+
+/* Fills C from both unwinders, called from the same instruction. */
+void capture_here(struct capture *c);
+/* Same, with room for MAX frames only. */
+void capture_max(struct capture *c, int max);
+/* 1 if both found the same frames; otherwise 0 and a description of the
+ * difference, with symbol names, in MSG. */
+int capture_same(const struct capture *c, char *msg, size_t len);
+/* Both stacks side by side, differences marked with '*'. */
+void capture_describe(const struct capture *c, char *msg, size_t len);
+/* A callback for code in other units: capture_here(arg). */
+void capture_callback(void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

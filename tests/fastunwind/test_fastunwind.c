@@ -1,0 +1,409 @@
+/* test_fastunwind.c - Check suite: fastunwind_backtrace against libunwind's
+ * unw_backtrace, frame for frame, on -O2 code without frame pointers.
+ * GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "compare.h"
+#include "fastunwind.h"
+#include <alloca.h>
+#include <check.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+int cxx_templates(struct capture *c);
+int cxx_in_catch(struct capture *c);
+int cxx_in_cleanup(struct capture *c);
+int pltlib_outer(int depth, void (*cb)(void *), void *arg);
+int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
+
+static char why[16384];
+
+/* FU_SHOW=1 in the environment prints every compared stack. */
+#define ASSERT_SAME(c)                                                  \
+    do {                                                                \
+        show(c);                                                        \
+        ck_assert_msg(capture_same(c, why, sizeof why), "%s", why);     \
+    } while (0)
+
+static void show(const struct capture *c)
+{
+    if (!getenv("FU_SHOW"))
+        return;
+    capture_describe(c, why, sizeof why);
+    fprintf(stderr, "%s\n", why);
+}
+
+/* ---- 40 distinct functions calling each other ----------------------- */
+
+#define DECLARE(i) __attribute__((noinline)) int chain##i(int depth, struct capture *c);
+#define LEVEL(i, next)                                                  \
+    __attribute__((noinline)) int chain##i(int depth, struct capture *c) \
+    {                                                                   \
+        volatile char pad[8 * ((i) % 5) + 1]; /* frames of many sizes */ \
+        pad[0] = (char)depth;                                           \
+        if (depth == 0)                                                 \
+            capture_here(c);                                            \
+        else                                                            \
+            chain##next(depth - 1, c);                                  \
+        __asm__ volatile("" ::: "memory");                              \
+        return pad[0];                                                  \
+    }
+#define TEN(d, a, b, c_, e, f, g, h, k, l, m)                           \
+    d(a) d(b) d(c_) d(e) d(f) d(g) d(h) d(k) d(l) d(m)
+TEN(DECLARE, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
+TEN(DECLARE, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)
+TEN(DECLARE, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29)
+TEN(DECLARE, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39)
+LEVEL(0, 1) LEVEL(1, 2) LEVEL(2, 3) LEVEL(3, 4) LEVEL(4, 5)
+LEVEL(5, 6) LEVEL(6, 7) LEVEL(7, 8) LEVEL(8, 9) LEVEL(9, 10)
+LEVEL(10, 11) LEVEL(11, 12) LEVEL(12, 13) LEVEL(13, 14) LEVEL(14, 15)
+LEVEL(15, 16) LEVEL(16, 17) LEVEL(17, 18) LEVEL(18, 19) LEVEL(19, 20)
+LEVEL(20, 21) LEVEL(21, 22) LEVEL(22, 23) LEVEL(23, 24) LEVEL(24, 25)
+LEVEL(25, 26) LEVEL(26, 27) LEVEL(27, 28) LEVEL(28, 29) LEVEL(29, 30)
+LEVEL(30, 31) LEVEL(31, 32) LEVEL(32, 33) LEVEL(33, 34) LEVEL(34, 35)
+LEVEL(35, 36) LEVEL(36, 37) LEVEL(37, 38) LEVEL(38, 39) LEVEL(39, 39)
+
+START_TEST(test_selftest)
+{
+    ck_assert_int_eq(fastunwind_selftest(), 0);
+}
+END_TEST
+
+START_TEST(test_depth_14)
+{
+    struct capture c;
+    chain0(13, &c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 14 + 2);
+}
+END_TEST
+
+START_TEST(test_depth_40)
+{
+    struct capture c;
+    chain0(39, &c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 40 + 2);
+}
+END_TEST
+
+/* The second time, every rule comes from the cache; after a flush, none. */
+START_TEST(test_cached_and_flushed)
+{
+    struct capture c;
+    for (int round = 0; round < 3; round++) {
+        if (round == 2)
+            fastunwind_flush();
+        chain0(20, &c);
+        ASSERT_SAME(&c);
+    }
+}
+END_TEST
+
+START_TEST(test_max)
+{
+    static const int maxes[] = { 1, 2, 5, 14, 30 };
+    struct capture c;
+    for (size_t i = 0; i < sizeof maxes / sizeof *maxes; i++) {
+        c.n[0] = c.n[1] = -1;
+        capture_max(&c, maxes[i]);
+        ASSERT_SAME(&c);
+        ck_assert_int_le(c.n[0], maxes[i]);
+    }
+    void *frame = NULL;
+    ck_assert_int_eq(fastunwind_backtrace(&frame, 0), 0);
+    ck_assert_ptr_null(frame);
+}
+END_TEST
+
+/* ---- Frames whose CFA is RBP-based: VLAs and alloca ------------------ */
+
+__attribute__((noinline)) static int with_alloca(int depth, struct capture *c)
+{
+    char *buf = alloca((size_t)depth * 24 + 40);
+    memset(buf, 1, (size_t)depth * 24 + 40);
+    if (depth == 0)
+        capture_here(c);
+    else
+        with_alloca(depth - 1, c);
+    __asm__ volatile("" ::"r"(buf) : "memory");
+    return buf[0];
+}
+
+__attribute__((noinline)) static int with_vla(int n, struct capture *c)
+{
+    char vla[n * 16 + 1];
+    memset(vla, 2, sizeof vla);
+    int r = n > 3 ? with_vla(n - 1, c) : with_alloca(4, c);
+    __asm__ volatile("" ::"r"(vla) : "memory");
+    return r + vla[0];
+}
+
+START_TEST(test_alloca_vla)
+{
+    struct capture c;
+    with_vla(8, &c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 5 + 5 + 2);
+}
+END_TEST
+
+/* ---- C++ ------------------------------------------------------------- */
+
+START_TEST(test_cxx_templates)
+{
+    struct capture c;
+    cxx_templates(&c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 13 + 2);
+}
+END_TEST
+
+START_TEST(test_cxx_in_catch)
+{
+    struct capture c;
+    ck_assert_int_gt(cxx_in_catch(&c), 0);
+    ASSERT_SAME(&c);
+}
+END_TEST
+
+START_TEST(test_cxx_in_cleanup)
+{
+    struct capture c;
+    memset(&c, 0, sizeof c);
+    ck_assert_int_eq(cxx_in_cleanup(&c), 1);
+    ASSERT_SAME(&c); /* the last destructor's capture */
+}
+END_TEST
+
+/* ---- Signal handlers ------------------------------------------------- */
+
+static struct capture in_handler;
+
+static void capturing_handler(int sig)
+{
+    (void)sig;
+    capture_here(&in_handler);
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void raise_deep(int depth, int sig)
+{
+    volatile char pad[40];
+    pad[0] = (char)depth;
+    if (depth == 0)
+        raise(sig);
+    else
+        raise_deep(depth - 1, sig);
+    __asm__ volatile("" ::"r"(pad[0]) : "memory");
+}
+
+static void signal_case(int flags)
+{
+    struct sigaction sa = { .sa_handler = capturing_handler, .sa_flags = flags };
+    sigemptyset(&sa.sa_mask);
+    ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+    memset(&in_handler, 0, sizeof in_handler);
+    raise_deep(10, SIGUSR1);
+    ASSERT_SAME(&in_handler);
+    /* Through the signal frame: the handler, __restore_rt, raise's
+     * frames, then the 11 of raise_deep. */
+    ck_assert_int_ge(in_handler.n[0], 2 + 11 + 2);
+}
+
+START_TEST(test_signal)
+{
+    signal_case(0);
+}
+END_TEST
+
+START_TEST(test_signal_altstack)
+{
+    stack_t ss = { .ss_size = 1 << 16 };
+    ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(ss.ss_sp, MAP_FAILED);
+    ck_assert_int_eq(sigaltstack(&ss, NULL), 0);
+    signal_case(SA_ONSTACK);
+}
+END_TEST
+
+/* A timer interrupts code anywhere, prologues and epilogues included.
+ * Where fastunwind gives up early (a PLT stub, say), it must still agree
+ * on the frames it found; everywhere else on all of them. */
+static volatile sig_atomic_t ticks, exact, prefix, differ;
+static char first_difference[4096];
+
+static void timer_handler(int sig)
+{
+    (void)sig;
+    struct capture c;
+    capture_here(&c);
+    ticks++;
+    if (capture_same(&c, first_difference, sizeof first_difference) && ++exact)
+        return;
+    int n = c.n[0] < c.n[1] ? c.n[0] : c.n[1];
+    if (c.n[0] < c.n[1] && memcmp(c.frames[0], c.frames[1], (size_t)n * sizeof(void *)) == 0) {
+        if (prefix++ == 0 && differ == 0)
+            capture_describe(&c, first_difference, sizeof first_difference);
+    }
+    else if (differ++ == 0)
+        capture_same(&c, first_difference, sizeof first_difference);
+}
+
+START_TEST(test_async_signals)
+{
+    struct sigaction sa = { .sa_handler = timer_handler, .sa_flags = SA_RESTART };
+    sigemptyset(&sa.sa_mask);
+    ck_assert_int_eq(sigaction(SIGPROF, &sa, NULL), 0);
+    struct itimerval it = { { 0, 200 }, { 0, 200 } };
+    ck_assert_int_eq(setitimer(ITIMER_PROF, &it, NULL), 0);
+    struct capture c;
+    while (ticks < 2000) {
+        chain0(30, &c);
+        with_vla(6, &c);
+        free(malloc(64));
+    }
+    struct itimerval off = { { 0, 0 }, { 0, 0 } };
+    setitimer(ITIMER_PROF, &off, NULL);
+    if (getenv("FU_SHOW"))
+        fprintf(stderr, "timer: %d stacks, %d the same, %d stopped early, %d differ\n%s",
+                (int)ticks, (int)exact, (int)prefix, (int)differ, prefix ? first_difference : "");
+    ck_assert_msg(differ == 0, "%d of %d differ; first:\n%s", (int)differ, (int)ticks,
+                  first_difference);
+    ck_assert_msg(prefix * 100 <= ticks, "%d of %d stopped early", (int)prefix, (int)ticks);
+}
+END_TEST
+
+/* ---- Threads --------------------------------------------------------- */
+
+static int thread_mismatches;
+
+static void *thread_body(void *arg)
+{
+    int seed = (int)(intptr_t)arg;
+    struct capture c;
+    for (int i = 0; i < 300; i++) {
+        if (i % 2)
+            chain0((seed + i) % 40, &c);
+        else
+            with_vla(4 + (seed + i) % 5, &c);
+        if (!capture_same(&c, why, sizeof why))
+            __atomic_add_fetch(&thread_mismatches, 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+START_TEST(test_threads)
+{
+    pthread_t threads[4];
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, thread_body, (void *)(intptr_t)i), 0);
+    for (int i = 0; i < 4; i++)
+        pthread_join(threads[i], NULL);
+    ck_assert_msg(thread_mismatches == 0, "%d mismatches; last:\n%s", thread_mismatches, why);
+}
+END_TEST
+
+/* ---- Other modules --------------------------------------------------- */
+
+START_TEST(test_dlopen)
+{
+    char path[4096];
+    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 16);
+    ck_assert_int_gt(len, 0);
+    path[len] = 0;
+    strcpy(strrchr(path, '/') + 1, "plugin.so"); /* beside the test */
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    ck_assert_msg(h != NULL, "%s", dlerror());
+    int (*chain)(int, void (*)(void *), void *) =
+        (int (*)(int, void (*)(void *), void *))dlsym(h, "plugin_chain");
+    ck_assert_ptr_nonnull(chain);
+    struct capture c;
+    chain(12, capture_callback, &c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 14 + 2);
+}
+END_TEST
+
+START_TEST(test_plt)
+{
+    struct capture c;
+    pltlib_outer(9, capture_callback, &c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 11 + 2);
+}
+END_TEST
+
+/* ---- Corrupt stacks -------------------------------------------------- */
+
+/* Unwinds from made-up registers over a page of random words, some of them
+ * real return addresses, placed right below an inaccessible page: the walk
+ * must stop, never fault. */
+START_TEST(test_garbage_stack)
+{
+    long page = 4096;
+    char *map = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(map, MAP_FAILED);
+    ck_assert_int_eq(mprotect(map + 2 * page, page, PROT_NONE), 0);
+    uintptr_t *words = (uintptr_t *)(map + page);
+    struct capture c;
+    chain0(5, &c); /* real return addresses to plant */
+    unsigned seed = 12345;
+    for (int round = 0; round < 20000; round++) {
+        for (int i = 0; i < 512; i++) {
+            unsigned r = rand_r(&seed);
+            words[i] = r % 3 == 0   ? (uintptr_t)c.frames[1][r % 8]
+                       : r % 3 == 1 ? (uintptr_t)(words + (r % 1024))
+                                    : ((uintptr_t)r << 20) ^ (uintptr_t)rand_r(&seed);
+        }
+        void *frames[64];
+        uintptr_t sp = (uintptr_t)(words + rand_r(&seed) % 512);
+        uintptr_t bp = words[rand_r(&seed) % 512];
+        uintptr_t ip = (uintptr_t)c.frames[1][rand_r(&seed) % 8];
+        int n = fastunwind_walk(frames, 64, ip, sp, bp);
+        ck_assert_int_ge(n, 1);
+    }
+    munmap(map, 3 * page);
+}
+END_TEST
+
+static Suite *fastunwind_suite(void)
+{
+    Suite *s = suite_create("fastunwind");
+    TCase *tc = tcase_create("against libunwind");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_selftest);
+    tcase_add_test(tc, test_depth_14);
+    tcase_add_test(tc, test_depth_40);
+    tcase_add_test(tc, test_cached_and_flushed);
+    tcase_add_test(tc, test_max);
+    tcase_add_test(tc, test_alloca_vla);
+    tcase_add_test(tc, test_cxx_templates);
+    tcase_add_test(tc, test_cxx_in_catch);
+    tcase_add_test(tc, test_cxx_in_cleanup);
+    tcase_add_test(tc, test_signal);
+    tcase_add_test(tc, test_signal_altstack);
+    tcase_add_test(tc, test_async_signals);
+    tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_dlopen);
+    tcase_add_test(tc, test_plt);
+    tcase_add_test(tc, test_garbage_stack);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(fastunwind_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
