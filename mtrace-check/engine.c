@@ -142,6 +142,15 @@ void engine_line(struct engine *e, const char *line, size_t len)
 void engine_split_line(struct engine *e, const char *line, size_t len,
 		       const struct slice *f, size_t nf)
 {
+	size_t at = nf > 0 && f[0].n == 1 && f[0].p[0] == '@' ? 3 : 1;
+	uint64_t hash = at < nf ? hash_bytes(f[at].p, f[at].n) : hash_bytes("", 0);
+
+	engine_hashed_line(e, line, len, f, nf, hash);
+}
+
+void engine_hashed_line(struct engine *e, const char *line, size_t len,
+			const struct slice *f, size_t nf, uint64_t hash)
+{
 	struct event ev;
 
 	e->nr++;   /* "++$nr" counts every line, records included */
@@ -155,7 +164,6 @@ void engine_split_line(struct engine *e, const char *line, size_t len,
 	char op = ev.op.p[0];
 	if (op != '+' && op != '-' && op != '<' && op != '>')
 		return;   /* "=" marks, "!" failed reallocs, unknown ops */
-	uint64_t hash = hash_bytes(ev.addr.p, ev.addr.n);
 	if (!e->ext.extended)
 		ev.has_extra = 0;
 	switch (op) {

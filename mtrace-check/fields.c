@@ -70,8 +70,7 @@ size_t split_fields(const char *line, size_t len, struct slice *out, size_t max)
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* Whitespace and newline bitmaps of 64 bytes (bit i = byte i). */
-static void block_masks(const unsigned char *p, uint64_t *ws, uint64_t *nl)
+void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
 {
 	const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
 	const __m128i above = _mm_set1_epi8('\t' - 1), below = _mm_set1_epi8('\r' + 1);
@@ -102,7 +101,7 @@ static size_t split_short_line(const char *line, struct slice *out, size_t max,
 {
 	uint64_t ws, nlm;
 
-	block_masks((const unsigned char *)line, &ws, &nlm);
+	whitespace_masks64((const unsigned char *)line, &ws, &nlm);
 	if (!nlm) {
 		*nl = NULL;
 		return 0;
@@ -155,7 +154,7 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 			memcpy(tmp, blk, avail);
 			blk = tmp;
 		}
-		block_masks(blk, &ws, &nlm);
+		whitespace_masks64(blk, &ws, &nlm);
 		unsigned limit = avail < 64 ? (unsigned)avail : 64;
 		nlm &= low_bits(limit);
 		if (nlm)
@@ -212,6 +211,17 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 }
 
 #else
+
+void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
+{
+	uint64_t w = 0, n = 0;
+	for (int i = 0; i < 64; i++) {
+		w |= (uint64_t)space_table[p[i]] << i;
+		n |= (uint64_t)(p[i] == '\n') << i;
+	}
+	*ws = w;
+	*nl = n;
+}
 
 size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
 		  const char **nl)

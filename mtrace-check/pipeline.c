@@ -11,6 +11,7 @@
 #define _GNU_SOURCE     /* memrchr */
 #include "pipeline.h"
 #include "fields.h"
+#include "lineindex.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -23,21 +24,8 @@ enum {
 	BUFFER_BYTES = 1 << 20,
 };
 
-/* One line of a buffer, split.  Offsets fit in a byte for lines shorter
- * than SHORT_LINE; longer lines are split again by the engine thread. */
-enum { SHORT_LINE = 256 };
-
-struct line_index {
-	uint32_t len;
-	uint8_t nf;
-	uint8_t is_long;
-	uint8_t start[ENGINE_FIELDS];
-	uint8_t size[ENGINE_FIELDS];
-};
-
 struct buffer {
-	struct line_index *lines;
-	size_t nlines, cap_lines;
+	struct line_indexer index;   /* its lines, split by the reader */
 	char *data;
 	size_t cap;
 	size_t len;              /* bytes handed to the engine */
@@ -73,7 +61,7 @@ static struct buffer *take_empty(struct ring *r)
 		pthread_cond_wait(&r->changed, &r->lock);
 	struct buffer *b = &r->slots[r->head];
 	pthread_mutex_unlock(&r->lock);
-	b->len = b->filled = b->nlines = 0;
+	b->len = b->filled = 0;
 	b->last = b->read_errno = 0;
 	return b;
 }
@@ -119,37 +107,6 @@ static ssize_t read_some(int fd, struct buffer *b)
 	return got;
 }
 
-static struct line_index *new_index(struct buffer *b)
-{
-	if (b->nlines == b->cap_lines) {
-		b->cap_lines = b->cap_lines ? b->cap_lines * 2 : 32768;
-		b->lines = xrealloc(b->lines, b->cap_lines * sizeof *b->lines);
-	}
-	return &b->lines[b->nlines++];
-}
-
-/* Split every line of the buffer's first LEN bytes. */
-static void index_lines(struct buffer *b)
-{
-	struct slice f[ENGINE_FIELDS];
-	const char *p = b->data, *end = b->data + b->len, *nl;
-
-	while (p < end) {
-		size_t nf = split_line(p, end, f, ENGINE_FIELDS, &nl);
-		const char *line_end = nl ? nl : end;
-		struct line_index *li = new_index(b);
-		size_t len = (size_t)(line_end - p);
-		li->len = (uint32_t)len;
-		li->is_long = len >= SHORT_LINE;
-		li->nf = (uint8_t)nf;
-		for (size_t i = 0; !li->is_long && i < nf; i++) {
-			li->start[i] = (uint8_t)(f[i].p - p);
-			li->size[i] = (uint8_t)f[i].n;
-		}
-		p = line_end + 1;
-	}
-}
-
 static void *reader(void *arg)
 {
 	struct ring *r = arg;
@@ -159,7 +116,7 @@ static void *reader(void *arg)
 		ssize_t got = read_some(r->fd, b);
 		if (got <= 0) {
 			b->len = b->filled;          /* a truncated last line too */
-			index_lines(b);
+			index_buffer(&b->index, b->data, b->len);
 			b->last = 1;
 			b->read_errno = got < 0 ? errno : 0;
 			publish(r);
@@ -174,7 +131,7 @@ static void *reader(void *arg)
 		if (b->filled < b->cap / 2)
 			continue;                    /* fill up before a handoff */
 		b->len = (size_t)(nl - b->data) + 1;
-		index_lines(b);
+		index_buffer(&b->index, b->data, b->len);
 		struct buffer *done = b;
 		publish(r);
 		b = take_empty(r);
@@ -191,16 +148,16 @@ static void replay_buffer(struct engine *e, const struct buffer *b)
 	struct slice f[ENGINE_FIELDS];
 	const char *p = b->data;
 
-	for (size_t i = 0; i < b->nlines; i++) {
-		const struct line_index *li = &b->lines[i];
-		size_t nf = li->nf;
+	for (size_t i = 0; i < b->index.nlines; i++) {
+		const struct line_index *li = &b->index.lines[i];
 		if (li->is_long) {
-			nf = split_fields(p, li->len, f, ENGINE_FIELDS);
+			size_t nf = split_fields(p, li->len, f, ENGINE_FIELDS);
+			engine_split_line(e, p, li->len, f, nf);
 		} else {
-			for (size_t k = 0; k < nf; k++)
+			for (size_t k = 0; k < li->nf; k++)
 				f[k] = (struct slice){ p + li->start[k], li->size[k] };
+			engine_hashed_line(e, p, li->len, f, li->nf, li->addr_hash);
 		}
-		engine_split_line(e, p, li->len, f, nf);
 		p += li->len + 1;
 	}
 }
@@ -214,6 +171,7 @@ static void ring_init(struct ring *r, int fd)
 	for (int i = 0; i < RING; i++) {
 		r->slots[i].cap = BUFFER_BYTES;
 		r->slots[i].data = xmalloc(BUFFER_BYTES);
+		indexer_init(&r->slots[i].index);
 	}
 }
 
@@ -221,7 +179,7 @@ static void ring_destroy(struct ring *r)
 {
 	for (int i = 0; i < RING; i++) {
 		free(r->slots[i].data);
-		free(r->slots[i].lines);
+		indexer_destroy(&r->slots[i].index);
 	}
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);

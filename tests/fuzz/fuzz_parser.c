@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "engine.h"
 #include "fields.h"
+#include "lineindex.h"
 #include "linereader.h"
 #include "pipeline.h"
 #include "stackview.h"
@@ -51,9 +52,39 @@ static void check_splitters(const uint8_t *data, size_t size)
 			abort();
 }
 
+/* So must the reader thread's whole-buffer indexer, line by line. */
+static void check_indexer(const uint8_t *data, size_t size)
+{
+	static struct line_indexer ix;
+	const char *p = (const char *)data, *end = p + size;
+	size_t k = 0;
+
+	index_buffer(&ix, p, size);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct slice f[ENGINE_FIELDS];
+		size_t nf = split_fields(p, len, f, ENGINE_FIELDS);
+		if (k >= ix.nlines || ix.lines[k].len != len)
+			abort();
+		const struct line_index *li = &ix.lines[k++];
+		if (!li->is_long) {
+			if (li->nf != nf)
+				abort();
+			for (size_t i = 0; i < nf; i++)
+				if (p + li->start[i] != f[i].p || li->size[i] != f[i].n)
+					abort();
+		}
+		p += len + 1;
+	}
+	if (k != ix.nlines)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check_splitters(data, size);
+	check_indexer(data, size);
 
 	int fd = memfd_create("log", MFD_CLOEXEC);
 	if (fd < 0)

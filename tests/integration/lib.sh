@@ -168,7 +168,18 @@ min_frames() {
 # trace_logs BASE: BASE and the per-process logs BASE.*, one per line (not
 # the "*.memlog" leak reports libmtrace writes beside them).
 trace_logs() {
-	ls -d "$1" "$1".* 2>/dev/null | grep -v '\.memlog$'
+	local f
+	for f in "$1" "$1".*; do
+		[ -e "$f" ] && [[ $f != *.memlog ]] && echo "$f"
+	done
+	return 0
+}
+
+# check_trace_logs BASE: check_all_logs on every log of trace_logs BASE.
+check_trace_logs() {
+	local logs
+	mapfile -t logs < <(trace_logs "$1")
+	check_all_logs "${logs[@]}"
 }
 
 # check_all_logs PATTERN...: mtrace every log (with the binary from its "#p"

@@ -68,14 +68,17 @@ same_run() {
 		{ fail "$name: stdout differs:"; diff "$name.native" "$name.traced" | head -10; return 1; }
 	! grep -q '^libmtrace:' "$name.err" || { fail "$name: $(grep '^libmtrace:' "$name.err")"; return 1; }
 	[ -s "logs/$name" ] || { fail "$name: no log written"; return 1; }
-	check_all_logs $(trace_logs "logs/$name")
+	check_trace_logs "logs/$name"
 }
 
 # summarize_logs: one note line on what the real-program logs contained.
 summarize_logs() {
-	local n lines
-	n=$(ls logs/* | grep -vc '\.memlog$')
-	lines=$(cat $(ls logs/* | grep -v '\.memlog$') | wc -l)
+	local f n=0 lines=0
+	for f in logs/*; do
+		[[ $f != *.memlog ]] || continue
+		n=$((n + 1))
+		lines=$((lines + $(wc -l <"$f")))
+	done
 	note "$n log(s), $lines lines"
 }
 

@@ -1,0 +1,347 @@
+/* test_livetab.c - livetab.h against a plain reference model: insert,
+ * remove, count, sizes of 4 GiB and more, colliding keys, the visit of
+ * the live set and concurrent use.  GPL-3.0-or-later. */
+#include "unit.h"
+#include "livetab.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The reference: slot i of a model stands for pointer ptr_of(base, i). */
+struct model {
+    uintptr_t base;
+    size_t n, live;
+    size_t *size;
+    uint32_t *stack;
+    unsigned char *in;
+};
+
+static uintptr_t ptr_of(const struct model *m, size_t i)
+{
+    return m->base + 16 * i;   /* malloc-like: 16-byte aligned */
+}
+
+static void model_init(struct model *m, uintptr_t base, size_t n)
+{
+    m->base = base;
+    m->n = n;
+    m->live = 0;
+    m->size = calloc(n, sizeof *m->size);
+    m->stack = calloc(n, sizeof *m->stack);
+    m->in = calloc(n, 1);
+    ck_assert(m->size && m->stack && m->in);
+}
+
+static void model_free(struct model *m)
+{
+    free(m->size);
+    free(m->stack);
+    free(m->in);
+}
+
+/* One random step: insert a dead slot or remove a live one, and check
+ * what livetab_remove reports. */
+static void model_step(struct model *m, uint64_t *seed)
+{
+    size_t i = ut_rand(seed) % m->n;
+    uintptr_t p = ptr_of(m, i);
+    size_t size;
+    uint32_t stack;
+    if (m->in[i]) {
+        UT_CHECK(livetab_remove(p, &size, &stack), "%#lx lost", (unsigned long)p);
+        UT_CHECK(size == m->size[i] && stack == m->stack[i],
+                 "%#lx: size %zu stack %u, want %zu %u", (unsigned long)p,
+                 size, stack, m->size[i], m->stack[i]);
+        m->in[i] = 0;
+        m->live--;
+        return;
+    }
+    uint64_t r = ut_rand(seed);
+    size = r % 4096 == 0 ? ((size_t)5 << 30) + (r >> 40) : (r >> 20) % 100000;
+    stack = (uint32_t)(r >> 8) | 1;
+    livetab_insert(p, size, stack);
+    m->in[i] = 1;
+    m->size[i] = size;
+    m->stack[i] = stack;
+    m->live++;
+}
+
+/* livetab_each must visit every live slot of the models exactly once,
+ * with its size and stack, and nothing else. */
+struct each_check {
+    struct model *models;
+    int nmodels;
+    unsigned char **seen;
+    size_t visits, strays;
+};
+
+static void each_visit(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
+{
+    struct each_check *c = arg;
+    c->visits++;
+    for (int k = 0; k < c->nmodels; k++) {
+        struct model *m = &c->models[k];
+        if (ptr < m->base || ptr >= ptr_of(m, m->n) || (ptr - m->base) % 16)
+            continue;
+        size_t i = (ptr - m->base) / 16;
+        if (!m->in[i] || m->size[i] != size || m->stack[i] != stack ||
+            c->seen[k][i]++)
+            c->strays++;
+        return;
+    }
+    c->strays++;
+}
+
+static void check_each(struct model *models, int nmodels)
+{
+    unsigned char *seen[8];
+    size_t live = 0;
+    struct each_check c = { models, nmodels, seen, 0, 0 };
+    for (int k = 0; k < nmodels; k++) {
+        seen[k] = calloc(models[k].n, 1);
+        live += models[k].live;
+    }
+    livetab_each(each_visit, &c);
+    ck_assert_uint_eq(c.strays, 0);
+    ck_assert_uint_eq(c.visits, live);
+    ck_assert_uint_eq(livetab_count(), live);
+    for (int k = 0; k < nmodels; k++)
+        free(seen[k]);
+}
+
+START_TEST(insert_remove_count)
+{
+    size_t size;
+    uint32_t stack;
+    ck_assert_uint_eq(livetab_count(), 0);
+    livetab_insert(0x1000, 24, 7);
+    livetab_insert(0x2000, 0, 8);
+    ck_assert_uint_eq(livetab_count(), 2);
+    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 1);
+    ck_assert_uint_eq(size, 24);
+    ck_assert_uint_eq(stack, 7);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(0x2000, &size, &stack), 1);
+    ck_assert_uint_eq(size, 0);
+    ck_assert_uint_eq(stack, 8);
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+END_TEST
+
+/* A prefetch is only a hint: it changes nothing, anywhere. */
+START_TEST(prefetch_changes_nothing)
+{
+    size_t size;
+    uint32_t stack;
+    livetab_prefetch(0x1000);   /* empty table */
+    livetab_insert(0x1000, 5, 9);
+    livetab_prefetch(0x1000);
+    livetab_prefetch(0x2000);
+    livetab_prefetch(UINTPTR_MAX);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 1);
+    ck_assert_uint_eq(size, 5);
+    ck_assert_int_eq(livetab_remove(0x2000, &size, &stack), 0);
+}
+END_TEST
+
+START_TEST(remove_absent)
+{
+    size_t size;
+    uint32_t stack;
+    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 0);   /* empty */
+    livetab_insert(0x1000, 1, 1);
+    ck_assert_int_eq(livetab_remove(0x1010, &size, &stack), 0);
+    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 1);
+    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 0);   /* twice */
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+END_TEST
+
+START_TEST(reinsert_replaces)
+{
+    size_t size;
+    uint32_t stack;
+    livetab_insert(0x4000, 10, 1);
+    livetab_insert(0x4000, 20, 2);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(0x4000, &size, &stack), 1);
+    ck_assert_uint_eq(size, 20);
+    ck_assert_uint_eq(stack, 2);
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+END_TEST
+
+START_TEST(big_sizes_exact)
+{
+    static const size_t sizes[] = {
+        0xfffffffeu, 0xffffffffu, (size_t)1 << 32, ((size_t)1 << 32) + 1,
+        (size_t)5 << 30, (size_t)1 << 47, SIZE_MAX, 0x7fffffffffffffffull,
+    };
+    enum { N = sizeof sizes / sizeof sizes[0] };
+    for (size_t i = 0; i < N; i++)
+        livetab_insert(0x10000 + 16 * i, sizes[i], (uint32_t)i + 1);
+    struct model m;
+    model_init(&m, 0x10000, N);
+    for (size_t i = 0; i < N; i++) {
+        m.in[i] = 1;
+        m.size[i] = sizes[i];
+        m.stack[i] = (uint32_t)i + 1;
+    }
+    m.live = N;
+    check_each(&m, 1);
+    /* Remove in reverse, so the side list is not just popped in order. */
+    for (size_t i = N; i-- > 0;) {
+        size_t size;
+        uint32_t stack;
+        ck_assert_int_eq(livetab_remove(0x10000 + 16 * i, &size, &stack), 1);
+        ck_assert_uint_eq(size, sizes[i]);
+        ck_assert_uint_eq(stack, i + 1);
+    }
+    ck_assert_uint_eq(livetab_count(), 0);
+    model_free(&m);
+}
+END_TEST
+
+/* A block re-inserted with a new big size (a free the tracer never saw)
+ * must report the newest size, like small blocks do. */
+START_TEST(big_reinsert_replaces)
+{
+    size_t size;
+    uint32_t stack;
+    livetab_insert(0x8000, (size_t)5 << 30, 1);
+    livetab_insert(0x8000, (size_t)6 << 30, 2);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(0x8000, &size, &stack), 1);
+    ck_assert_uint_eq(stack, 2);
+    ck_assert_uint_eq(size, (size_t)6 << 30);
+
+    /* Big, then small, then big again at the same address. */
+    livetab_insert(0x9000, (size_t)7 << 30, 3);
+    livetab_insert(0x9000, 100, 4);
+    ck_assert_int_eq(livetab_remove(0x9000, &size, &stack), 1);
+    ck_assert_uint_eq(size, 100);
+    livetab_insert(0x9000, (size_t)8 << 30, 5);
+    ck_assert_int_eq(livetab_remove(0x9000, &size, &stack), 1);
+    ck_assert_uint_eq(size, (size_t)8 << 30);
+}
+END_TEST
+
+/* Keys that differ only below 16 bytes share one probe run (they are one
+ * aligned block apart from nothing); removing from the middle of such
+ * runs must keep every other key reachable (backward-shift deletion). */
+START_TEST(colliding_runs)
+{
+    enum { GROUPS = 12, PER = 16 };
+    uintptr_t keys[GROUPS * PER];
+    int live[GROUPS * PER];
+    uint64_t seed = 77;
+    for (int g = 0; g < GROUPS; g++)
+        for (int j = 0; j < PER; j++) {
+            keys[g * PER + j] = 0x700000000000ull + (uintptr_t)g * 0x40 + (uintptr_t)j;
+            livetab_insert(keys[g * PER + j], (size_t)(g * PER + j), (uint32_t)g);
+            live[g * PER + j] = 1;
+        }
+    ck_assert_uint_eq(livetab_count(), GROUPS * PER);
+    /* Remove in a random order; after each removal every live key must
+     * still be removable (we take it out and put it back). */
+    for (int step = 0; step < GROUPS * PER; step++) {
+        int k;
+        do
+            k = (int)(ut_rand(&seed) % (GROUPS * PER));
+        while (!live[k]);
+        size_t size;
+        uint32_t stack;
+        ck_assert_int_eq(livetab_remove(keys[k], &size, &stack), 1);
+        ck_assert_uint_eq(size, (size_t)k);
+        live[k] = 0;
+        for (int o = 0; o < GROUPS * PER; o++) {
+            if (!live[o])
+                continue;
+            UT_CHECK(livetab_remove(keys[o], &size, &stack),
+                     "key %d lost after removing %d", o, k);
+            UT_CHECK(size == (size_t)o, "key %d: size %zu", o, size);
+            livetab_insert(keys[o], size, stack);
+        }
+        ck_assert_int_eq(livetab_remove(keys[k], &size, &stack), 0);
+    }
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+END_TEST
+
+/* A million random inserts and removes against the reference model. */
+START_TEST(random_million)
+{
+    struct model m;
+    model_init(&m, 0x555555560000ull, 300000);
+    uint64_t seed = 2024;
+    for (int step = 0; step < 1000000; step++) {
+        model_step(&m, &seed);
+        if (step % 250000 == 0)
+            ck_assert_uint_eq(livetab_count(), m.live);
+    }
+    check_each(&m, 1);
+    /* Drain it: every block comes back exactly once. */
+    for (size_t i = 0; i < m.n; i++)
+        if (m.in[i]) {
+            size_t size;
+            uint32_t stack;
+            UT_CHECK(livetab_remove(ptr_of(&m, i), &size, &stack) == 1 &&
+                     size == m.size[i], "block %zu wrong at drain", i);
+        }
+    ck_assert_uint_eq(livetab_count(), 0);
+    model_free(&m);
+}
+END_TEST
+
+struct thread_arg {
+    struct model *m;
+    uint64_t seed;
+};
+
+static void *thread_steps(void *p)
+{
+    struct thread_arg *a = p;
+    for (int step = 0; step < 250000; step++)
+        model_step(a->m, &a->seed);
+    return NULL;
+}
+
+/* Four threads, disjoint pointer sets, one model each. */
+START_TEST(four_threads_disjoint)
+{
+    struct model models[4];
+    struct thread_arg args[4];
+    pthread_t t[4];
+    for (int k = 0; k < 4; k++) {
+        model_init(&models[k], 0x7f0000000000ull + ((uintptr_t)k << 32), 50000);
+        args[k] = (struct thread_arg){ &models[k], 100 + (uint64_t)k };
+        ck_assert_int_eq(pthread_create(&t[k], NULL, thread_steps, &args[k]), 0);
+    }
+    for (int k = 0; k < 4; k++)
+        pthread_join(t[k], NULL);
+    livetab_lock_all();
+    check_each(models, 4);
+    livetab_unlock_all();
+    for (int k = 0; k < 4; k++)
+        model_free(&models[k]);
+}
+END_TEST
+
+Suite *livetab_suite(void)
+{
+    Suite *s = suite_create("livetab");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 40);
+    tcase_add_test(tc, insert_remove_count);
+    tcase_add_test(tc, prefetch_changes_nothing);
+    tcase_add_test(tc, remove_absent);
+    tcase_add_test(tc, reinsert_replaces);
+    tcase_add_test(tc, big_sizes_exact);
+    tcase_add_test(tc, big_reinsert_replaces);
+    tcase_add_test(tc, colliding_runs);
+    tcase_add_test(tc, random_million);
+    tcase_add_test(tc, four_threads_disjoint);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,181 @@
+/* test_stacktab.c - stacktab.h: deduplication, ids, lookup by id, and the
+ * frames each stack is resolved to (checked against our own
+ * dl_iterate_phdr walk).  GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "unit.h"
+#include "stacktab.h"
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Interior addresses of real functions, like return addresses. */
+static void *code(int (*fn)(int), int offset)
+{
+    return (void *)((uintptr_t)fn + (uintptr_t)offset);
+}
+
+static void *libc_code(void)
+{
+    void *getpid_addr = dlsym(RTLD_DEFAULT, "getpid");
+    ck_assert_ptr_nonnull(getpid_addr);
+    return (char *)getpid_addr + 1;
+}
+
+START_TEST(same_addresses_same_stack)
+{
+    void *a[3] = { code(ut_probe_a, 4), code(ut_probe_b, 8), code(ut_probe_c, 1) };
+    void *copy[3];
+    memcpy(copy, a, sizeof a);
+    struct stack *s1 = stacktab_intern(a, 3);
+    ck_assert_ptr_nonnull(s1);
+    struct stack *s2 = stacktab_intern(copy, 3);
+    ck_assert_ptr_eq(s1, s2);
+    ck_assert_uint_eq(stack_id(s1), stack_id(s2));
+    ck_assert_uint_eq(stacktab_count(), 1);
+    ck_assert_uint_eq(s1->depth, 3);
+    for (int i = 0; i < 3; i++)
+        ck_assert_ptr_eq((void *)s1->addrs[i], a[i]);
+}
+END_TEST
+
+START_TEST(different_addresses_different_stack)
+{
+    void *a[3] = { code(ut_probe_a, 4), code(ut_probe_b, 8), code(ut_probe_c, 1) };
+    void *swapped[3] = { a[1], a[0], a[2] };
+    void *other[3] = { a[0], a[1], code(ut_probe_c, 2) };
+    struct stack *s = stacktab_intern(a, 3);
+    struct stack *prefix = stacktab_intern(a, 2);
+    struct stack *sw = stacktab_intern(swapped, 3);
+    struct stack *ot = stacktab_intern(other, 3);
+    ck_assert(s && prefix && sw && ot);
+    ck_assert(s != prefix && s != sw && s != ot && prefix != sw &&
+              prefix != ot && sw != ot);
+    /* Ids are 1..n in order of first sight. */
+    ck_assert_uint_eq(stack_id(s), 1);
+    ck_assert_uint_eq(stack_id(prefix), 2);
+    ck_assert_uint_eq(stack_id(sw), 3);
+    ck_assert_uint_eq(stack_id(ot), 4);
+    ck_assert_uint_eq(prefix->depth, 2);
+    ck_assert_uint_eq(stacktab_count(), 4);
+    ck_assert_ptr_eq(stacktab_intern(swapped, 3), sw);
+}
+END_TEST
+
+/* Each frame: its address, a module that contains it, and the offset
+ * from that module's load bias as dl_iterate_phdr reports it. */
+static void check_frames(struct stack *s, void *const *addrs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct frame *f = s->frames[i];
+        uintptr_t addr = (uintptr_t)addrs[i], bias;
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(f->addr, addr);
+        ck_assert_ptr_nonnull(f->mod);
+        ck_assert(ut_object_of(addr, &bias, NULL, 0));
+        ck_assert_uint_eq(f->mod->bias, bias);
+        ck_assert_uint_eq(f->offset, addr - bias);
+        ck_assert_uint_le(f->mod->lo, addr);
+        ck_assert_uint_gt(f->mod->hi, addr);
+    }
+}
+
+START_TEST(frames_resolved)
+{
+    void *a[4] = { code(ut_probe_a, 3), libc_code(), code(ut_probe_b, 5),
+                   code(ut_probe_a, 3) };
+    struct stack *s = stacktab_intern(a, 4);
+    ck_assert_ptr_nonnull(s);
+    check_frames(s, a, 4);
+    /* One address, one frame, even across positions and stacks. */
+    ck_assert_ptr_eq(s->frames[0], s->frames[3]);
+    ck_assert_ptr_ne(s->frames[0]->mod, s->frames[1]->mod);
+    void *b[2] = { a[2], a[1] };
+    struct stack *t = stacktab_intern(b, 2);
+    ck_assert_ptr_eq(t->frames[0], s->frames[2]);
+    ck_assert_ptr_eq(t->frames[1], s->frames[1]);
+}
+END_TEST
+
+START_TEST(by_id)
+{
+    void *a[1] = { code(ut_probe_a, 1) }, *b[1] = { code(ut_probe_b, 1) };
+    struct stack *sa = stacktab_intern(a, 1), *sb = stacktab_intern(b, 1);
+    ck_assert_ptr_eq(stacktab_by_id(stack_id(sa)), sa);
+    ck_assert_ptr_eq(stacktab_by_id(stack_id(sb)), sb);
+    ck_assert_ptr_null(stacktab_by_id(0));
+    ck_assert_ptr_null(stacktab_by_id(3));
+    ck_assert_ptr_null(stacktab_by_id(100000));
+    ck_assert_ptr_null(stacktab_by_id(UINT32_MAX));
+}
+END_TEST
+
+struct tally {
+    int visits;
+    unsigned char seen[20000];
+};
+
+static void tally_stack(struct stack *s, void *arg)
+{
+    struct tally *t = arg;
+    t->visits++;
+    if (stack_id(s) < sizeof t->seen)
+        t->seen[stack_id(s)]++;
+}
+
+/* Many stacks: ids past the first 4096-entry chunk of the id index. */
+START_TEST(many_stacks)
+{
+    enum { N = 10000 };
+    static struct stack *made[N];
+    for (int i = 0; i < N; i++) {
+        void *a[3] = { code(ut_probe_a, i % 50), code(ut_probe_b, i / 50 % 50),
+                       code(ut_probe_c, i / 2500) };
+        made[i] = stacktab_intern(a, 3);
+        UT_CHECK(made[i] != NULL, "stack %d: out of memory", i);
+        UT_CHECK(stack_id(made[i]) == (uint32_t)i + 1, "stack %d: id %u", i,
+                 stack_id(made[i]));
+    }
+    ck_assert_uint_eq(stacktab_count(), N);
+    for (int i = 0; i < N; i++) {
+        void *a[3] = { code(ut_probe_a, i % 50), code(ut_probe_b, i / 50 % 50),
+                       code(ut_probe_c, i / 2500) };
+        UT_CHECK(stacktab_intern(a, 3) == made[i], "stack %d not deduplicated", i);
+        UT_CHECK(stacktab_by_id((uint32_t)i + 1) == made[i], "by_id(%d)", i + 1);
+    }
+    static struct tally t;
+    stacktab_each(tally_stack, &t);
+    ck_assert_int_eq(t.visits, N);
+    for (int i = 1; i <= N; i++)
+        UT_CHECK(t.seen[i] == 1, "stack %d visited %d times", i, t.seen[i]);
+}
+END_TEST
+
+START_TEST(new_epoch_keys_anew)
+{
+    void *a[2] = { code(ut_probe_a, 2), code(ut_probe_b, 2) };
+    struct stack *before = stacktab_intern(a, 2);
+    frametab_new_epoch();   /* as after a dlclose() */
+    struct stack *after = stacktab_intern(a, 2);
+    ck_assert_ptr_ne(before, after);
+    ck_assert_uint_ne(stack_id(before), stack_id(after));
+    ck_assert_ptr_ne(before->frames[0], after->frames[0]);
+    check_frames(after, a, 2);
+    ck_assert_ptr_eq(stacktab_intern(a, 2), after);
+    ck_assert_ptr_eq(stacktab_by_id(stack_id(before)), before);
+}
+END_TEST
+
+Suite *stacktab_suite(void)
+{
+    Suite *s = suite_create("stacktab");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, same_addresses_same_stack);
+    tcase_add_test(tc, different_addresses_different_stack);
+    tcase_add_test(tc, frames_resolved);
+    tcase_add_test(tc, by_id);
+    tcase_add_test(tc, many_stacks);
+    tcase_add_test(tc, new_epoch_keys_anew);
+    suite_add_tcase(s, tc);
+    return s;
+}

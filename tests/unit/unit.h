@@ -1,0 +1,56 @@
+/* unit.h - shared declarations of the libmtrace unit suites.
+ * GPL-3.0-or-later. */
+#ifndef UNIT_H
+#define UNIT_H
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* An assertion for hot loops: Check's ck_assert_* report every passing
+ * check to the parent process (a pipe write each), which makes a million
+ * of them take seconds; this one only calls into Check on failure. */
+#define UT_CHECK(cond, ...)                 \
+    do {                                    \
+        if (!(cond))                        \
+            ck_abort_msg(__VA_ARGS__);      \
+    } while (0)
+
+Suite *fmt_suite(void);
+Suite *writer_suite(void);
+Suite *config_suite(void);
+Suite *cmap_suite(void);
+Suite *stacktab_suite(void);
+Suite *frametab_suite(void);
+Suite *livetab_suite(void);
+Suite *logfile_suite(void);
+Suite *modmap_suite(void);
+
+/* Deterministic pseudo-random numbers (xorshift64*): failures reproduce. */
+uint64_t ut_rand(uint64_t *state);
+
+/* A fresh directory under $TMPDIR (or /tmp); removed by ut_rmtree. */
+void ut_mkdtemp(char *out, size_t size);
+void ut_rmtree(const char *path);
+/* Whole file into a heap buffer (NUL-terminated); *len gets its length. */
+char *ut_slurp(const char *path, size_t *len);
+void ut_write_file(const char *path, const char *text);
+
+/* The loaded object holding ADDR, found with our own dl_iterate_phdr walk:
+ * its load bias and name ("" for the executable).  0 when none. */
+int ut_object_of(uintptr_t addr, uintptr_t *bias, char *name, size_t size);
+/* The GNU build-id of the ELF file PATH, read from the file's section
+ * headers, in lowercase hex; "" when it has none.  -1 on I/O errors. */
+int ut_file_build_id(const char *path, char *hex, size_t size);
+/* Directory of the running test binary (for probe.so). */
+void ut_exe_dir(char *out, size_t size);
+
+/* Functions of the runner with exported, known names (see util.c). */
+int ut_probe_a(int x);
+int ut_probe_b(int x);
+int ut_probe_c(int x);
+/* In cxx_probe.cc: the address of mtt::probe(mtt::box<int> const&, char). */
+uintptr_t ut_cxx_probe_address(void);
+
+
+#endif
