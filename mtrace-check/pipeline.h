@@ -1,9 +1,10 @@
 /* pipeline.h - reading the log on one thread while the engine replays it
- * on another.  The reader thread only moves bytes from the file into a
- * small ring of large buffers, cut after their last newline; the engine
- * thread splits and replays the lines in place.  Reading costs about a
- * fifth of the whole, which a second core absorbs; with no spare core the
- * cost is one handoff per megabyte.  The engine sees every line, in order.
+ * on another.  The reader thread moves bytes from the file into a small
+ * ring of large buffers, cut after their last newline, and splits every
+ * line (lineindex.h); the engine thread only replays.  The two halves cost
+ * about the same, so with a spare core the replay takes about half the
+ * time; without one, the cost is a handoff per megabyte.  The engine sees
+ * every line, in order, as from replay_serial.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_PIPELINE_H
