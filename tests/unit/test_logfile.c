@@ -236,6 +236,21 @@ START_TEST(own_pid_header_then_locked)
 }
 END_TEST
 
+/* Our pid as the last field of the "#v" line counts too. */
+START_TEST(own_pid_last_on_line)
+{
+    char path[512], want[512], chosen[4096], text[128];
+    path_in_dir(path, sizeof path, "log", 0, 0);
+    path_in_dir(want, sizeof want, "log.%ld", PID, 0);
+    snprintf(text, sizeof text, "= Start\n#v 1 ppid=1 pid=%ld\n", (long)PID);
+    ut_write_file(path, text);
+    int fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
+    assert_claimed(fd, want);
+    ck_assert_str_eq(chosen, want);
+    close(fd);
+}
+END_TEST
+
 /* "pid=" outside the "#v" line does not make the file ours. */
 START_TEST(pid_outside_header_line)
 {
@@ -335,6 +350,7 @@ Suite *logfile_suite(void)
     tcase_add_test(tc, locked_by_other_process);
     tcase_add_test(tc, own_pid_header);
     tcase_add_test(tc, own_pid_header_then_locked);
+    tcase_add_test(tc, own_pid_last_on_line);
     tcase_add_test(tc, pid_outside_header_line);
     tcase_add_test(tc, forked_never_plain);
     tcase_add_test(tc, relative_pattern_made_absolute);
