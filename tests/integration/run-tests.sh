@@ -29,7 +29,8 @@ ALL_TESTS=(
 	threads threads-configs thread-exit bigheap late-start muntrace-threads concurrent stale-log percent-p
 	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork
 	exec-system exec-self exec-threads exec-fails
-	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr closefds
+	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open
+	closefds
 	classic classic-nopie semantics
 	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
 )

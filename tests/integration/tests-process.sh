@@ -364,19 +364,31 @@ t_closefds() {
 	done
 }
 
-# The log is a FIFO drained slowly while SIGALRM (no SA_RESTART) fires every
-# 200 us: writes see EINTR and partial writes, and the log must still be whole.
-t_eintr() {
+# eintr_case MODE READER: the log is a FIFO drained by READER (a bash
+# command reading ./fifo) while SIGALRM (no SA_RESTART) fires every 200 us;
+# the log must still be whole and the program unchanged.
+eintr_case() {
 	local st native_st
-	"$BUILD/writefail" signals >native.out
+	"$BUILD/writefail" "$1" >native.out
 	native_st=$?
 	mkfifo fifo
-	timeout 30 bash -c 'exec <fifo; sleep 0.5; exec cat' >got.log &
-	traced fifo "$BUILD/writefail" signals >out 2>err
+	timeout 30 bash -c "$2" >got.log &
+	traced fifo "$BUILD/writefail" "$1" >out 2>err
 	st=$?
 	wait
 	[ $st -eq $native_st ] || { fail "exit status $st, natively $native_st"; return 1; }
 	cmp -s out native.out || { fail "stdout differs: $(cat out)"; return 1; }
 	[ ! -s err ] || { fail "stderr: $(head -c 500 err)"; return 1; }
 	expect_leaks "$BUILD/writefail" got.log "17 34"
+}
+
+# Writes into a pipe that is full for the first 0.5 s: EINTR, partial writes.
+t_eintr() {
+	eintr_case signals 'exec <fifo; sleep 0.5; exec cat'
+}
+
+# The reader opens the FIFO only after 0.3 s, so opening the log blocks
+# and is interrupted by the signals: a transient error, to be retried.
+t_eintr_open() {
+	eintr_case early-signals 'sleep 0.3; exec cat fifo'
 }
