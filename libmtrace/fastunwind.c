@@ -38,6 +38,7 @@ enum rule_kind {
     RULE_STANDARD,      /* CFA = base + offset, return address at CFA-8 */
     RULE_SIGNAL,        /* __restore_rt: registers in the ucontext at RSP */
     RULE_STOP,          /* outermost frame, or nothing we can follow */
+    RULE_DRAP,          /* realigned stack: CFA = *(RBP-off), RBP saved at RBP */
 };
 
 struct rule {
@@ -61,12 +62,13 @@ struct rule {
 
 #define CACHE_BITS 14
 #define CACHE_SIZE (1u << CACHE_BITS)
-#define CFA_OFF_BITS 19
+#define CFA_OFF_BITS 18
 #define CFA_OFF_MASK ((1ull << CFA_OFF_BITS) - 1)
 #define CFA_RBP_BIT (1ull << CFA_OFF_BITS)
 #define RBP_SHIFT (CFA_OFF_BITS + 1)
 #define KIND_SHIFT (RBP_SHIFT + 8)
-#define TAG_SHIFT (KIND_SHIFT + 2)
+#define KIND_MASK 7
+#define TAG_SHIFT (KIND_SHIFT + 3)
 #define CACHEABLE_LIMIT (1ull << (CACHE_BITS + 64 - TAG_SHIFT))
 
 static uint64_t rule_cache[CACHE_SIZE] __attribute__((aligned(64)));
@@ -99,7 +101,7 @@ static bool rule_pack(const struct rule *r, uint64_t *packed)
 
 static inline void rule_unpack(uint64_t w, struct rule *r)
 {
-    r->kind = (enum rule_kind)((w >> KIND_SHIFT) & 3);
+    r->kind = (enum rule_kind)((w >> KIND_SHIFT) & KIND_MASK);
     r->cfa_rbp = (w & CFA_RBP_BIT) != 0;
     r->cfa_off = (int64_t)(w & CFA_OFF_MASK);
     r->rbp_off = -8 * (int64_t)((w >> RBP_SHIFT) & 0xff);
@@ -115,7 +117,7 @@ static inline uint64_t cache_word(uint64_t pc)
 static inline bool cache_get(uint64_t pc, struct rule *r)
 {
     uint64_t w = cache_word(pc);
-    if (((w >> KIND_SHIFT) & 3) == RULE_NONE)
+    if (((w >> KIND_SHIFT) & KIND_MASK) == RULE_NONE)
         return false;
     rule_unpack(w, r);
     return true;
@@ -496,10 +498,15 @@ enum reg_how {
     REG_SAME,           /* unchanged (or undefined) */
     REG_UNDEFINED,
     REG_AT_CFA,         /* saved at CFA + off */
+    REG_AT_RBP,         /* saved at the address in RBP (with CFA_DRAP) */
     REG_OTHER,          /* anything else: we cannot follow it */
 };
 
-enum cfa_how { CFA_RSP, CFA_RBP, CFA_OTHER };
+enum cfa_how {
+    CFA_RSP, CFA_RBP,   /* register + offset */
+    CFA_DRAP,           /* *(RBP - cfa_off) */
+    CFA_OTHER,
+};
 
 struct reg_rule {
     enum reg_how how;
@@ -585,15 +592,52 @@ static bool plt_cfa(const uint8_t *expr, uint64_t len, uintptr_t pc, int64_t *of
     return true;
 }
 
+/* GCC's expressions for a function that realigns its stack through a
+ * "dynamic realign argument pointer": the CFA pushed a little below the
+ * saved RBP, DW_OP_breg6 -K; DW_OP_deref, and RBP saved where it points,
+ * DW_OP_breg6 0. */
+static bool drap_cfa(const uint8_t *expr, uint64_t len, int64_t *below_rbp)
+{
+    if (len != 3 || expr[0] != 0x76 || expr[2] != 0x06 || expr[1] < 0x40 || expr[1] > 0x7f)
+        return false;
+    *below_rbp = 0x80 - expr[1]; /* a one-byte negative SLEB128 */
+    return true;
+}
+
+static const uint8_t drap_rbp[] = { 0x76, 0x00 };
+
+static bool read_block(struct cursor *c, const uint8_t **block, uint64_t *len)
+{
+    if (!rd_uleb(c, len) || *len > (uint64_t)(c->end - c->p))
+        return false;
+    *block = c->p;
+    c->p += *len;
+    return true;
+}
+
 static int def_cfa_expression(struct cursor *c, struct cfa_run *run, struct row *row)
 {
     const uint8_t *expr;
     uint64_t len;
-    if (!rd_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
+    if (!read_block(c, &expr, &len))
         return -1;
-    expr = c->p;
-    c->p += len;
-    row->cfa = plt_cfa(expr, len, run->target, &row->cfa_off) ? CFA_RSP : CFA_OTHER;
+    if (drap_cfa(expr, len, &row->cfa_off))
+        row->cfa = CFA_DRAP;
+    else if (plt_cfa(expr, len, run->target, &row->cfa_off))
+        row->cfa = CFA_RSP;
+    else
+        row->cfa = CFA_OTHER;
+    return 0;
+}
+
+static int reg_expression(struct cursor *c, struct row *row)
+{
+    const uint8_t *expr;
+    uint64_t reg, len;
+    if (!rd_uleb(c, &reg) || !read_block(c, &expr, &len))
+        return -1;
+    bool drap = reg == DW_RBP && len == sizeof drap_rbp && memcmp(expr, drap_rbp, len) == 0;
+    set_reg(row, reg, drap ? REG_AT_RBP : REG_OTHER, 0);
     return 0;
 }
 
@@ -675,6 +719,7 @@ static int run_extended(struct cursor *c, struct cfa_run *run, struct row *row, 
     case 0x0f: /* def_cfa_expression */
         return def_cfa_expression(c, run, row);
     case 0x10: /* expression */
+        return reg_expression(c, row);
     case 0x16: /* val_expression */
         if (!rd_uleb(c, &reg) || !skip_block(c))
             return -1;
@@ -784,11 +829,18 @@ static void rule_from_row(const struct row *row, struct rule *r)
      * clone); anything but CFA-8 is beyond the compact rule. */
     if (row->cfa == CFA_OTHER || row->ra.how != REG_AT_CFA || row->ra.off != -8)
         return;
+    if (row->cfa == CFA_DRAP) {
+        if (row->rbp.how == REG_AT_RBP) {
+            r->kind = RULE_DRAP;
+            r->cfa_off = row->cfa_off;
+        }
+        return;
+    }
     if (row->rbp.how == REG_AT_CFA) {
         if (row->rbp.off >= 0)
             return;
         r->rbp_off = row->rbp.off;
-    } else if (row->rbp.how == REG_OTHER) {
+    } else if (row->rbp.how != REG_SAME && row->rbp.how != REG_UNDEFINED) {
         return;
     }
     r->kind = RULE_STANDARD;
@@ -864,6 +916,19 @@ static enum step_result step(struct frame *f, const struct rule *r, struct bound
             f->bp = load(rbp_at);
         f->sp = cfa;
         return STEP_OK;
+    case RULE_DRAP:
+        /* The CFA was pushed a little below the saved RBP, in this frame. */
+        cfa = f->bp - (uintptr_t)r->cfa_off;
+        if (cfa < f->sp - RED_ZONE || !readable(b, cfa))
+            return STEP_BAD_STACK;
+        cfa = load(cfa);
+        rbp_at = f->bp;
+        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8) || !readable(b, rbp_at))
+            return STEP_BAD_STACK;
+        f->ip = load(cfa - 8);
+        f->bp = load(rbp_at);
+        f->sp = cfa;
+        return STEP_OK;
     case RULE_SIGNAL:
         /* The handler returned here with RSP at the kernel's ucontext. */
         gregs = f->sp + offsetof(ucontext_t, uc_mcontext.gregs);
@@ -914,7 +979,7 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
         uint64_t w = cache_word(ip);
         uintptr_t cfa = ((w & CFA_RBP_BIT) ? bp : sp) + (w & CFA_OFF_MASK);
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
-        enum rule_kind kind = (enum rule_kind)((w >> KIND_SHIFT) & 3);
+        enum rule_kind kind = (enum rule_kind)((w >> KIND_SHIFT) & KIND_MASK);
         if (__builtin_expect(kind == RULE_STANDARD && back && frame_sane(sp, cfa, rbp_at)
                              && cfa <= hi, 1)) {
             ip = load(cfa - 8);

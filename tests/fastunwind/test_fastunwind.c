@@ -146,6 +146,28 @@ __attribute__((noinline)) static int with_vla(int n, struct capture *c)
     return r + vla[0];
 }
 
+/* Over-aligned locals and a VLA: GCC realigns the stack through a DRAP
+ * register, and describes the CFA as *(RBP-8). */
+__attribute__((noinline)) static int realigned(int n, struct capture *c)
+{
+    char aligned[64] __attribute__((aligned(64)));
+    char vla[n];
+    memset(aligned, 3, sizeof aligned);
+    memset(vla, 4, sizeof vla);
+    int r = n > 2 ? realigned(n - 1, c) : with_vla(5, c);
+    __asm__ volatile("" ::"r"(aligned), "r"(vla) : "memory");
+    return r + aligned[0] + vla[0];
+}
+
+START_TEST(test_realigned_stack)
+{
+    struct capture c;
+    realigned(6, &c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 5 + 2 + 5 + 2);
+}
+END_TEST
+
 START_TEST(test_alloca_vla)
 {
     struct capture c;
@@ -268,6 +290,7 @@ START_TEST(test_async_signals)
     while (ticks < 2000) {
         chain0(30, &c);
         with_vla(6, &c);
+        realigned(4, &c);
         free(malloc(64));
     }
     struct itimerval off = { { 0, 0 }, { 0, 0 } };
@@ -385,6 +408,7 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_cached_and_flushed);
     tcase_add_test(tc, test_max);
     tcase_add_test(tc, test_alloca_vla);
+    tcase_add_test(tc, test_realigned_stack);
     tcase_add_test(tc, test_cxx_templates);
     tcase_add_test(tc, test_cxx_in_catch);
     tcase_add_test(tc, test_cxx_in_cleanup);
