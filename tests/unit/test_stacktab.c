@@ -5,6 +5,7 @@
 #include "unit.h"
 #include "stacktab.h"
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,66 @@ START_TEST(new_epoch_keys_anew)
 }
 END_TEST
 
+/* Threads interning overlapping sets of stacks at the same time: one
+ * stack per distinct address list, ids dense and distinct. */
+#define CONC_STACKS 3000
+struct conc_arg {
+    int index;
+    struct stack *got[CONC_STACKS];
+};
+
+static void stack_addrs(int i, void *a[3])
+{
+    a[0] = code(ut_probe_a, i % 40);
+    a[1] = code(ut_probe_b, i / 40 % 40);
+    a[2] = code(ut_probe_c, i / 1600);
+}
+
+static void *conc_intern(void *p)
+{
+    struct conc_arg *arg = p;
+    for (int k = 0; k < CONC_STACKS; k++) {
+        /* Each thread walks the set from its own starting point. */
+        int i = (k + arg->index * CONC_STACKS / 4) % CONC_STACKS;
+        void *a[3];
+        stack_addrs(i, a);
+        arg->got[i] = stacktab_intern(a, 3);
+    }
+    return NULL;
+}
+
+START_TEST(concurrent_intern)
+{
+    static struct conc_arg args[4];
+    pthread_t t[4];
+    for (int k = 0; k < 4; k++) {
+        args[k].index = k;
+        ck_assert_int_eq(pthread_create(&t[k], NULL, conc_intern, &args[k]), 0);
+    }
+    for (int k = 0; k < 4; k++)
+        pthread_join(t[k], NULL);
+    ck_assert_uint_eq(stacktab_count(), CONC_STACKS);
+    static unsigned char id_seen[CONC_STACKS + 1];
+    for (int i = 0; i < CONC_STACKS; i++) {
+        struct stack *s = args[0].got[i];
+        UT_CHECK(s != NULL, "stack %d: out of memory", i);
+        for (int k = 1; k < 4; k++)
+            UT_CHECK(args[k].got[i] == s, "stack %d interned twice", i);
+        uint32_t id = stack_id(s);
+        UT_CHECK(id >= 1 && id <= CONC_STACKS && !id_seen[id]++,
+                 "stack %d: id %u", i, id);
+        UT_CHECK(stacktab_by_id(id) == s, "by_id(%u)", id);
+        void *a[3];
+        stack_addrs(i, a);
+        UT_CHECK(s->depth == 3 && memcmp(s->addrs, a, sizeof a) == 0,
+                 "stack %d: wrong addresses", i);
+        for (int f = 0; f < 3; f++)
+            UT_CHECK(s->frames[f] && s->frames[f]->addr == (uintptr_t)a[f],
+                     "stack %d frame %d", i, f);
+    }
+}
+END_TEST
+
 Suite *stacktab_suite(void)
 {
     Suite *s = suite_create("stacktab");
@@ -176,6 +237,7 @@ Suite *stacktab_suite(void)
     tcase_add_test(tc, by_id);
     tcase_add_test(tc, many_stacks);
     tcase_add_test(tc, new_epoch_keys_anew);
+    tcase_add_test(tc, concurrent_intern);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -648,6 +648,29 @@ START_TEST(broken_pipe_no_sigpipe)
 }
 END_TEST
 
+/* The limit lowered after the log was opened (by the program itself, or
+ * prlimit --pid from outside): still no SIGXFSZ for the program. */
+START_TEST(file_size_limit_lowered_later)
+{
+    char path[512], buf[64];
+    static char ref[1 << 20];
+    struct rlimit lim;
+    signal(SIGXFSZ, SIG_DFL);
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &lim), 0);
+    if (lim.rlim_cur != RLIM_INFINITY)
+        return;   /* the runner itself is limited: nothing to lower later */
+    struct writer w;
+    writer_init(&w, open_tmp("log", path, sizeof path), buf, sizeof buf);
+    writer_guard_descriptor(&w, path);
+    lim.rlim_cur = 1000;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    emit_records(&w, ref, sizeof ref, 200);
+    writer_flush(&w);
+    ck_assert_int_eq(w.failed, EFBIG);   /* and we are still alive */
+    writer_close(&w);
+}
+END_TEST
+
 Suite *writer_suite(void)
 {
     Suite *s = suite_create("writer");
@@ -673,6 +696,13 @@ Suite *writer_suite(void)
     tcase_add_test(tc, file_size_limit_no_sigxfsz);
     tcase_add_test(tc, file_size_limit_default_action);
     tcase_add_test(tc, broken_pipe_no_sigpipe);
+    /* Fails with the current writer.c (reported): whether writes may
+     * raise SIGXFSZ is decided once, when the descriptor is guarded. */
+    if (getenv("MTRACE_UNIT_KNOWN_BUGS"))
+        tcase_add_test(tc, file_size_limit_lowered_later);
+    else
+        fprintf(stderr, "writer: file_size_limit_lowered_later skipped (known "
+                        "bug; MTRACE_UNIT_KNOWN_BUGS=1 runs it)\n");
     suite_add_tcase(s, tc);
     return s;
 }
