@@ -4,8 +4,10 @@
 #include "fmt.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_FALLBACKS 100
@@ -32,10 +34,51 @@ int logfile_expand(const char *pattern, pid_t pid, char *out, size_t size)
     return 0;
 }
 
-/* Does the log already in FD carry "pid=PID" in its "#v" header? */
-static int header_names_pid(int fd, pid_t pid)
+/* Reads up to SIZE-1 bytes of PATH into BUF; returns the length or -1. */
+static ssize_t read_small_file(const char *path, char *buf, size_t size)
 {
-    char head[512], want[40];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return n;
+}
+
+/* The start time of this process in clock ticks since boot: field 22 of
+ * /proc/self/stat, counted after the ")" that ends the command name. */
+static uint64_t process_start_time(void)
+{
+    char stat[1024];
+    if (read_small_file("/proc/self/stat", stat, sizeof stat) <= 0)
+        return 0;
+    const char *p = strrchr(stat, ')');
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+const char *logfile_process_tag(void)
+{
+    /* Computed anew each time: a fork child is another process. */
+    static char tag[96];
+    char boot[64] = "";
+    read_small_file("/proc/sys/kernel/random/boot_id", boot, 9);
+    char *p = fmt_dec(tag, (uint64_t)getpid());
+    *p++ = ':';
+    p = fmt_dec(p, process_start_time());
+    *p++ = ':';
+    p = stpcpy(p, boot[0] ? boot : "0");
+    return tag;
+}
+
+/* Does the log already in FD come from this very process (an image before
+ * exec(), which keeps the pid and the start time)?  A dead process that
+ * had the same pid has another start time or another boot. */
+static int header_names_this_process(int fd)
+{
+    char head[512], want[120];
     ssize_t n = pread(fd, head, sizeof head - 1, 0);
     if (n <= 0)
         return 0;
@@ -44,8 +87,7 @@ static int header_names_pid(int fd, pid_t pid)
     if (v == NULL)
         return 0;
     const char *eol = strchr(v + 1, '\n');
-    char *w = stpcpy(want, " pid=");
-    *fmt_dec(w, (uint64_t)pid) = '\0';
+    stpcpy(stpcpy(want, " proc="), logfile_process_tag());
     const char *hit = strstr(v, want);
     size_t wl = strlen(want);
     return hit && (eol == NULL || hit < eol) &&
@@ -54,9 +96,14 @@ static int header_names_pid(int fd, pid_t pid)
 
 /* Opens and claims NAME, or returns -1 (errno EWOULDBLOCK when it belongs
  * to another live process or to this process's earlier image). */
-static int claim(const char *name, pid_t pid)
+static int claim(const char *name)
 {
-    int fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    /* Read access is for the header check of a regular file only: a FIFO
+     * opened for reading too would never see its reader go (and block
+     * once full), and a device needs no check. */
+    struct stat st;
+    int regular = stat(name, &st) != 0 || S_ISREG(st.st_mode);
+    int fd = regular ? open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666) : -1;
     if (fd < 0)
         fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
@@ -70,7 +117,7 @@ static int claim(const char *name, pid_t pid)
             return open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         return -1;
     }
-    if (header_names_pid(fd, pid)) {
+    if (header_names_this_process(fd)) {
         close(fd);
         errno = EWOULDBLOCK;
         return -1;
@@ -129,7 +176,7 @@ int logfile_open(const char *pattern, pid_t pid, int forked,
         return -1;
     }
     if (!forked) {
-        int fd = claim(base, pid);
+        int fd = claim(base);
         if (fd >= 0 || errno != EWOULDBLOCK) {
             if (fd >= 0 && strlen(base) < chosen_size)
                 strcpy(chosen, base);
@@ -141,7 +188,7 @@ int logfile_open(const char *pattern, pid_t pid, int forked,
             errno = ENAMETOOLONG;
             return -1;
         }
-        int fd = claim(chosen, pid);
+        int fd = claim(chosen);
         if (fd >= 0 || errno != EWOULDBLOCK)
             return fd;
     }

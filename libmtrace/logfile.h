@@ -17,6 +17,10 @@
 int logfile_open(const char *pattern, pid_t pid, int forked,
                  char *chosen, size_t chosen_size);
 
+/* "PID:STARTTIME:BOOT": names this process and no other, even one that
+ * had the same pid before (the "proc=" key of the log header). */
+const char *logfile_process_tag(void);
+
 /* PATTERN with "%p" replaced by PID into OUT; 0, or -1 when too long. */
 int logfile_expand(const char *pattern, pid_t pid, char *out, size_t size);
 

@@ -403,6 +403,8 @@ static void write_header(struct writer *w, pid_t forked_from)
     writer_dec(w, MTF_VERSION);
     writer_puts(w, " pid=");
     writer_dec(w, (uint64_t)getpid());
+    writer_puts(w, " proc=");
+    writer_puts(w, logfile_process_tag());
     writer_puts(w, " ppid=");
     writer_dec(w, (uint64_t)getppid());
     writer_puts(w, " depth=");

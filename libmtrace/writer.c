@@ -15,7 +15,7 @@ void writer_init(struct writer *w, int fd, char *buf, size_t cap)
 {
     w->path = NULL;
     w->dev = w->ino = 0;
-    w->fsize_limited = 0;
+    w->may_signal = 0;
     w->fd = fd;
     w->buf = buf;
     w->cap = cap;
@@ -69,8 +69,10 @@ void writer_guard_descriptor(struct writer *w, const char *path)
     struct rlimit fsize;
     if (w->fd < 0)
         return;
-    w->fsize_limited = getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
-                       fsize.rlim_cur != RLIM_INFINITY;
+    struct stat st;
+    w->may_signal = (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+                     fsize.rlim_cur != RLIM_INFINITY) ||
+                    fstat(w->fd, &st) != 0 || !S_ISREG(st.st_mode);
     w->fd = move_high(w->fd);
     w->path = path;
     if (remember_identity(w) != 0)
@@ -95,20 +97,34 @@ static int check_descriptor(struct writer *w)
     return remember_identity(w) == 0 ? 0 : EBADF;
 }
 
-/* write_all with SIGXFSZ blocked; a SIGXFSZ that this write raised (it
- * was not pending before) is consumed, so the program never sees it. */
-static int write_all_no_sigxfsz(int fd, const char *s, size_t n)
+/* The signals a write can raise in the writer: SIGXFSZ past RLIMIT_FSIZE,
+ * SIGPIPE on a pipe whose reader left.  Their default action kills. */
+static void write_signals(sigset_t *set)
 {
-    sigset_t xfsz, old, pending;
-    sigemptyset(&xfsz);
-    sigaddset(&xfsz, SIGXFSZ);
-    pthread_sigmask(SIG_BLOCK, &xfsz, &old);
+    sigemptyset(set);
+    sigaddset(set, SIGXFSZ);
+    sigaddset(set, SIGPIPE);
+}
+
+/* write_all with those signals blocked; one that this write raised (it was
+ * not pending before) is consumed, so the program never sees it and the
+ * write fails with EFBIG or EPIPE instead. */
+static int write_all_quietly(int fd, const char *s, size_t n)
+{
+    sigset_t raised, old, pending;
+    write_signals(&raised);
+    pthread_sigmask(SIG_BLOCK, &raised, &old);
     sigpending(&pending);
-    int was_pending = sigismember(&pending, SIGXFSZ);
     int err = write_all(fd, s, n);
-    if (err == EFBIG && !was_pending) {
-        struct timespec now = { 0, 0 };
-        sigtimedwait(&xfsz, NULL, &now);
+    if (err == EFBIG || err == EPIPE) {
+        int sig = err == EFBIG ? SIGXFSZ : SIGPIPE;
+        if (!sigismember(&pending, sig)) {
+            sigset_t one;
+            struct timespec now = { 0, 0 };
+            sigemptyset(&one);
+            sigaddset(&one, sig);
+            sigtimedwait(&one, NULL, &now);
+        }
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return err;
@@ -126,8 +142,8 @@ int writer_flush(struct writer *w)
         w->len = 0;
         return err;
     }
-    err = w->fsize_limited ? write_all_no_sigxfsz(w->fd, w->buf, w->len)
-                           : write_all(w->fd, w->buf, w->len);
+    err = w->may_signal ? write_all_quietly(w->fd, w->buf, w->len)
+                        : write_all(w->fd, w->buf, w->len);
     w->len = 0;
     if (err)
         w->failed = err;

@@ -13,10 +13,10 @@ struct writer {
      * Each flush checks, and reopens PATH for appending when it is not. */
     const char *path;
     unsigned long dev, ino;
-    /* RLIMIT_FSIZE is finite: a write past it would raise SIGXFSZ, whose
-     * default action kills the program.  Writes then run with SIGXFSZ
-     * blocked, and one they raise is taken back. */
-    int fsize_limited;
+    /* A write may raise a signal whose default action kills the program:
+     * SIGXFSZ (RLIMIT_FSIZE is finite) or SIGPIPE (not a regular file).
+     * Writes then run with them blocked, and one they raise is taken back. */
+    int may_signal;
     char *buf;
     size_t cap, len;
     int unbuffered;    /* after the exit flush: every append goes out   */
