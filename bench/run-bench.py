@@ -131,10 +131,10 @@ CONFIGS = [
     Config("heaptrack", {"DUMP_HEAPTRACK_OUTPUT": "{tmp}/ht.raw",
                          "LD_PRELOAD": HEAPTRACK},
            log="ht.raw", needs=[HEAPTRACK]),
-    # The whole `heaptrack -o` script (interpreter and zstd running beside
-    # the program), for reference: only on request.
+    # The whole `heaptrack -o` script as users run it (interpreter and zstd
+    # running beside the program, script start-up included), for reference.
     Config("heaptrack-full", prefix=["heaptrack", "-o", "{tmp}/ht.raw"],
-           needs=[HEAPTRACK], default=False),
+           needs=[HEAPTRACK, shutil.which("heaptrack") or "/nonexistent"]),
     # exitcode=0: the workloads leak on purpose and LSan would exit 23.
     Config("lsan", {"LD_PRELOAD": LSAN,
                     "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
@@ -371,6 +371,7 @@ def verdict(value, target, le=True):
 OVERHEAD_TARGETS = [
     ("ours-stacks / glibc", "ours-stacks", "glibc", 0.5),
     ("ours-stacks / heaptrack", "ours-stacks", "heaptrack", 0.33),
+    ("ours-stacks / heaptrack-full", "ours-stacks", "heaptrack-full", 0.33),
     ("ours-nolog / lsan", "ours-nolog", "lsan", 2.0),
 ]
 
