@@ -28,6 +28,11 @@ t_thread_exit() {
 	grep -q '^joined 50$' out || { fail "output: $(cat out)"; return 1; }
 }
 
+# C++ thread_local destructors free their blocks as each thread exits.
+t_tls_dtors() {
+	leak_run tls_dtors 64
+}
+
 # 400000 blocks live at once, freed cross-thread.
 t_bigheap() {
 	leak_run bigheap "2222 3333"
