@@ -54,12 +54,12 @@ t_muntrace_threads() {
 }
 
 # Two traced processes at once with the same MALLOC_TRACE: the first (a
-# "sleep 2" traced from load) holds LOG; the second must not truncate it and
+# "sleep 4" traced from load) holds LOG; the second must not truncate it and
 # writes LOG.<pid>.  A later run reuses LOG, which no live process holds.
 t_concurrent() {
 	need_libmtrace || return
 	local i other
-	traced log MEMLEAK_CONFIG=mtraceinit sleep 2 &
+	traced log MEMLEAK_CONFIG=mtraceinit sleep 4 &
 	for i in $(seq 100); do [ -e log ] && break; sleep 0.05; done
 	traced log "$BUILD/threads" >out 2>&1 || { fail "threads run: $(cat out)"; return 1; }
 	wait
