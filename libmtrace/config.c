@@ -45,11 +45,19 @@ static const struct { const char *name; int number; } signal_names[] = {
     { "SYS", SIGSYS },
 };
 
+/* Signals a report cannot ride on: uncatchable, or raised by faults. */
+static int usable_for_reports(long sig)
+{
+    return sig > 0 && sig < NSIG && sig != SIGKILL && sig != SIGSTOP &&
+           sig != SIGSEGV && sig != SIGBUS && sig != SIGILL &&
+           sig != SIGFPE && sig != SIGTRAP && sig != SIGABRT;
+}
+
 int config_signal_number(const char *name, size_t len)
 {
     long n = parse_decimal(name, len);
-    if (n > 0 && n < NSIG)
-        return (int)n;
+    if (n != -1)
+        return usable_for_reports(n) ? (int)n : 0;
     if (len > 3 && memcmp(name, "SIG", 3) == 0) {
         name += 3;
         len -= 3;

@@ -2,8 +2,9 @@
  *   mtraceinit        start collecting at load, without a call to mtrace()
  *   depth=N           frames kept per stack, 1..MTF_MAX_DEPTH
  *   classic           write glibc's lines only (no stack records)
- *   unwind=NAME       libunwind (default) | glibc | fp (frame pointers:
- *                     only for code built with -fno-omit-frame-pointer)
+ *   unwind=NAME       libunwind (default) | glibc | fast (our .eh_frame
+ *                     unwinder) | fp (frame pointers: only for code built
+ *                     with -fno-omit-frame-pointer)
  *   signal=SIG        a report on signal SIG (USR2, SIGUSR2 or a number)
  *   report=PATTERN    where reports go: %p pid, %n sequence, %e program,
  *                     or "stderr"
@@ -37,7 +38,8 @@ void config_defaults(struct config *c);
 /* Parses TEXT (may be NULL) into C; an unknown or malformed option is
  * reported through WARN and skipped.  Returns the number of problems. */
 int config_parse(struct config *c, const char *text, config_warn_fn warn);
-/* "USR2", "SIGUSR2" or "12" -> signal number, or 0. */
+/* "USR2", "SIGUSR2" or "12" -> signal number, or 0 (unknown, or a signal
+ * that cannot carry reports: KILL, STOP and the fault signals). */
 int config_signal_number(const char *name, size_t len);
 
 #endif

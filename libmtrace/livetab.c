@@ -143,8 +143,7 @@ void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack)
     uint64_t h = ptr_hash(ptr);
     struct shard *sh = shard_of(h);
     struct slot s = { ptr, size >= BIG_SIZE ? BIG_SIZE : (uint32_t)size, stack };
-    if (s.size == BIG_SIZE)
-        big_put(ptr, size);
+    int replaced_big = 0;
     spin_lock(&sh->lock);
     if ((sh->slots == NULL || (sh->count + 1) * 4 > (sh->mask + 1) * 3) &&
         !grow(sh)) {
@@ -156,8 +155,15 @@ void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack)
         i = (i + 1) & sh->mask;
     if (sh->slots[i].ptr == 0)
         sh->count++;
+    else
+        replaced_big = sh->slots[i].size == BIG_SIZE;
     sh->slots[i] = s;
     spin_unlock(&sh->lock);
+    /* The side list holds exactly the big blocks that are in the table. */
+    if (replaced_big)
+        big_take(ptr);
+    if (s.size == BIG_SIZE)
+        big_put(ptr, size);
 }
 
 /* Backward-shift deletion: moves later members of the probe run into the

@@ -15,7 +15,7 @@ void writer_init(struct writer *w, int fd, char *buf, size_t cap)
 {
     w->path = NULL;
     w->dev = w->ino = 0;
-    w->may_signal = 0;
+    w->not_regular = 0;
     w->fd = fd;
     w->buf = buf;
     w->cap = cap;
@@ -66,13 +66,10 @@ static int remember_identity(struct writer *w)
 
 void writer_guard_descriptor(struct writer *w, const char *path)
 {
-    struct rlimit fsize;
     if (w->fd < 0)
         return;
     struct stat st;
-    w->may_signal = (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
-                     fsize.rlim_cur != RLIM_INFINITY) ||
-                    fstat(w->fd, &st) != 0 || !S_ISREG(st.st_mode);
+    w->not_regular = fstat(w->fd, &st) != 0 || !S_ISREG(st.st_mode);
     w->fd = move_high(w->fd);
     w->path = path;
     if (remember_identity(w) != 0)
@@ -130,6 +127,15 @@ static int write_all_quietly(int fd, const char *s, size_t n)
     return err;
 }
 
+/* Asked at every flush: the program may lower RLIMIT_FSIZE at any time. */
+static int may_raise_signal(const struct writer *w)
+{
+    struct rlimit fsize;
+    return w->not_regular ||
+           (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+            fsize.rlim_cur != RLIM_INFINITY);
+}
+
 int writer_flush(struct writer *w)
 {
     if (w->failed || w->fd < 0 || w->len == 0) {
@@ -142,8 +148,8 @@ int writer_flush(struct writer *w)
         w->len = 0;
         return err;
     }
-    err = w->may_signal ? write_all_quietly(w->fd, w->buf, w->len)
-                        : write_all(w->fd, w->buf, w->len);
+    err = may_raise_signal(w) ? write_all_quietly(w->fd, w->buf, w->len)
+                              : write_all(w->fd, w->buf, w->len);
     w->len = 0;
     if (err)
         w->failed = err;

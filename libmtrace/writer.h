@@ -14,9 +14,10 @@ struct writer {
     const char *path;
     unsigned long dev, ino;
     /* A write may raise a signal whose default action kills the program:
-     * SIGXFSZ (RLIMIT_FSIZE is finite) or SIGPIPE (not a regular file).
-     * Writes then run with them blocked, and one they raise is taken back. */
-    int may_signal;
+     * SIGPIPE (the log is not a regular file) or SIGXFSZ (RLIMIT_FSIZE is
+     * finite, checked at each flush).  Writes then run with them blocked,
+     * and one they raise is taken back. */
+    int not_regular;
     char *buf;
     size_t cap, len;
     int unbuffered;    /* after the exit flush: every append goes out   */

@@ -68,9 +68,11 @@ static int hold_lock(const char *path)
     return fd;
 }
 
+/* A header naming this process: its proc tag (pid, start time, boot). */
 static void header_for(char *out, size_t size, long pid)
 {
-    snprintf(out, size, "= Start\n#v 1 pid=%ld ppid=1\n+ 0x1000 0x10\n", pid);
+    snprintf(out, size, "= Start\n#v 1 pid=%ld proc=%s ppid=1\n+ 0x1000 0x10\n",
+             pid, logfile_process_tag());
 }
 
 START_TEST(expand)
@@ -121,16 +123,19 @@ END_TEST
 
 START_TEST(existing_file_truncated)
 {
-    char path[512], chosen[4096], text[128];
+    char path[512], chosen[4096], text[256];
     path_in_dir(path, sizeof path, "log", 0, 0);
-    header_for(text, sizeof text, PID + 1);   /* someone else's old log */
+    /* someone else's old log */
+    snprintf(text, sizeof text, "= Start\n#v 1 pid=%ld proc=%ld:77:0 ppid=1\n",
+             (long)PID + 1, (long)PID + 1);
     ut_write_file(path, text);
     int fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
     assert_claimed(fd, path);
     ck_assert_str_eq(chosen, path);
     close(fd);
-    /* A pid that merely starts with ours is someone else's too. */
-    header_for(text, sizeof text, PID * 10 + 1);
+    /* A tag that merely starts with ours is someone else's too. */
+    snprintf(text, sizeof text, "= Start\n#v 1 proc=%s1 ppid=1\n",
+             logfile_process_tag());
     ut_write_file(path, text);
     fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
     assert_claimed(fd, path);
@@ -197,7 +202,7 @@ END_TEST
  * kept, and PATH.PID is used; if that is ours as well, PATH.PID.1. */
 START_TEST(own_pid_header)
 {
-    char path[512], want[512], want1[512], chosen[4096], text[128];
+    char path[512], want[512], want1[512], chosen[4096], text[256];
     path_in_dir(path, sizeof path, "log", 0, 0);
     path_in_dir(want, sizeof want, "log.%ld", PID, 0);
     path_in_dir(want1, sizeof want1, "log.%ld.%ld", PID, 1);
@@ -221,7 +226,7 @@ END_TEST
 
 START_TEST(own_pid_header_then_locked)
 {
-    char path[512], want[512], want1[512], chosen[4096], text[128];
+    char path[512], want[512], want1[512], chosen[4096], text[256];
     path_in_dir(path, sizeof path, "log", 0, 0);
     path_in_dir(want, sizeof want, "log.%ld", PID, 0);
     path_in_dir(want1, sizeof want1, "log.%ld.%ld", PID, 1);
@@ -236,13 +241,14 @@ START_TEST(own_pid_header_then_locked)
 }
 END_TEST
 
-/* Our pid as the last field of the "#v" line counts too. */
+/* Our proc tag as the last field of the "#v" line counts too. */
 START_TEST(own_pid_last_on_line)
 {
-    char path[512], want[512], chosen[4096], text[128];
+    char path[512], want[512], chosen[4096], text[256];
     path_in_dir(path, sizeof path, "log", 0, 0);
     path_in_dir(want, sizeof want, "log.%ld", PID, 0);
-    snprintf(text, sizeof text, "= Start\n#v 1 ppid=1 pid=%ld\n", (long)PID);
+    snprintf(text, sizeof text, "= Start\n#v 1 ppid=1 proc=%s\n",
+             logfile_process_tag());
     ut_write_file(path, text);
     int fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
     assert_claimed(fd, want);
@@ -251,12 +257,32 @@ START_TEST(own_pid_last_on_line)
 }
 END_TEST
 
-/* "pid=" outside the "#v" line does not make the file ours. */
+/* A dead process that had our pid (another start time) left the file:
+ * it is stale, and reused. */
+START_TEST(same_pid_other_process)
+{
+    char path[512], chosen[4096], text[256], tag[128];
+    path_in_dir(path, sizeof path, "log", 0, 0);
+    snprintf(tag, sizeof tag, "%s", logfile_process_tag());
+    char *start = strchr(tag, ':') + 1;
+    start[0] = start[0] == '9' ? '8' : '9';   /* another start time */
+    snprintf(text, sizeof text, "= Start\n#v 1 pid=%ld proc=%s ppid=1\n",
+             (long)PID, tag);
+    ut_write_file(path, text);
+    int fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
+    assert_claimed(fd, path);
+    ck_assert_str_eq(chosen, path);
+    close(fd);
+}
+END_TEST
+
+/* "proc=" outside the "#v" line does not make the file ours. */
 START_TEST(pid_outside_header_line)
 {
-    char path[512], chosen[4096], text[128];
+    char path[512], chosen[4096], text[256];
     path_in_dir(path, sizeof path, "log", 0, 0);
-    snprintf(text, sizeof text, "= Start\n#v 1 ppid=1\n# pid=%ld \n", (long)PID);
+    snprintf(text, sizeof text, "= Start\n#v 1 ppid=1\n# proc=%s \n",
+             logfile_process_tag());
     ut_write_file(path, text);
     int fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
     assert_claimed(fd, path);
@@ -354,6 +380,7 @@ Suite *logfile_suite(void)
     tcase_add_test(tc, own_pid_header);
     tcase_add_test(tc, own_pid_header_then_locked);
     tcase_add_test(tc, own_pid_last_on_line);
+    tcase_add_test(tc, same_pid_other_process);
     tcase_add_test(tc, pid_outside_header_line);
     tcase_add_test(tc, forked_never_plain);
     tcase_add_test(tc, relative_pattern_made_absolute);
