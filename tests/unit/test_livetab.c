@@ -339,13 +339,7 @@ Suite *livetab_suite(void)
     tcase_add_test(tc, remove_absent);
     tcase_add_test(tc, reinsert_replaces);
     tcase_add_test(tc, big_sizes_exact);
-    /* Fails with the current livetab.c (reported): a re-inserted big
-     * block keeps its first size.  Opt in until it is fixed. */
-    if (getenv("MTRACE_UNIT_KNOWN_BUGS"))
-        tcase_add_test(tc, big_reinsert_replaces);
-    else
-        fprintf(stderr, "livetab: big_reinsert_replaces skipped (known bug; "
-                        "MTRACE_UNIT_KNOWN_BUGS=1 runs it)\n");
+    tcase_add_test(tc, big_reinsert_replaces);
     tcase_add_test(tc, colliding_runs);
     tcase_add_test(tc, random_million);
     tcase_add_test(tc, four_threads_disjoint);

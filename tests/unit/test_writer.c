@@ -696,13 +696,7 @@ Suite *writer_suite(void)
     tcase_add_test(tc, file_size_limit_no_sigxfsz);
     tcase_add_test(tc, file_size_limit_default_action);
     tcase_add_test(tc, broken_pipe_no_sigpipe);
-    /* Fails with the current writer.c (reported): whether writes may
-     * raise SIGXFSZ is decided once, when the descriptor is guarded. */
-    if (getenv("MTRACE_UNIT_KNOWN_BUGS"))
-        tcase_add_test(tc, file_size_limit_lowered_later);
-    else
-        fprintf(stderr, "writer: file_size_limit_lowered_later skipped (known "
-                        "bug; MTRACE_UNIT_KNOWN_BUGS=1 runs it)\n");
+    tcase_add_test(tc, file_size_limit_lowered_later);
     suite_add_tcase(s, tc);
     return s;
 }
