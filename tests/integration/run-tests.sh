@@ -26,7 +26,7 @@ ALL_TESTS=(
 	mtraceinit exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack
 	stacks long-names long-paths dlopen
 	depth config-unknown unwinders
-	threads threads-configs thread-exit tls-dtors bigheap late-start muntrace-threads concurrent stale-log percent-p
+	threads threads-configs thread-exit tls-dtors bigheap late-start muntrace-threads exit-busy concurrent stale-log percent-p
 	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork
 	exec-system exec-self exec-threads exec-fails
 	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open

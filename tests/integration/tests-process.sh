@@ -53,6 +53,19 @@ t_muntrace_threads() {
 	[ "$MODE" != libmtrace ] || check_grammar log
 }
 
+# main returns while threads still allocate (3 runs): normal exit, no
+# bogus lines, every line complete.
+t_exit_busy() {
+	local i out
+	for i in 1 2 3; do
+		rm -f log
+		traced log "$BUILD/exit_busy" >out 2>err || { fail "run $i: exit status $?: $(cat err)"; return 1; }
+		out=$(run_mtrace "" log) || { fail "mtrace failed"; return 1; }
+		[ "$(bogus_count "$out")" -eq 0 ] || { fail "run $i:"; grep -m5 -E "duplicate|never" <<<"$out"; return 1; }
+		[ "$MODE" != libmtrace ] || check_grammar log || return 1
+	done
+}
+
 # Two traced processes at once with the same MALLOC_TRACE: the first (a
 # "sleep 4" traced from load) holds LOG; the second must not truncate it and
 # writes LOG.<pid>.  A later run reuses LOG, which no live process holds.
