@@ -39,7 +39,7 @@ static void build_bitmaps(struct line_indexer *ix, const unsigned char *data, si
 	size_t nwords = (len + 63) / 64;
 	uint64_t carry = 0;   /* was the byte before this block text? */
 
-	reserve_words(ix, nwords + 1);
+	reserve_words(ix, nwords + 2);
 	for (size_t w = 0; w < nwords; w++) {
 		const unsigned char *blk = data + 64 * w;
 		size_t avail = len - 64 * w;
@@ -58,13 +58,24 @@ static void build_bitmaps(struct line_indexer *ix, const unsigned char *data, si
 		ix->newlines[w] = nl;
 		carry = text >> 63;
 	}
-	ix->starts[nwords] = 0;
+	ix->starts[nwords] = ix->starts[nwords + 1] = 0;
 	ix->ends[nwords] = carry;   /* a field touching LEN = 64 * nwords */
-	ix->newlines[nwords] = 0;
+	ix->ends[nwords + 1] = 0;
+	ix->newlines[nwords] = ix->newlines[nwords + 1] = 0;
+}
+
+/* The 64 bits of MAP starting at bit POS (the map has a zero word past
+ * its last one, so POS may be anywhere up to LEN). */
+static inline uint64_t window(const uint64_t *map, size_t pos)
+{
+	size_t w = pos >> 6;
+	unsigned b = pos & 63;
+	uint64_t lo = map[w] >> b;
+	return b ? lo | (map[w + 1] << (64 - b)) : lo;
 }
 
 /* The first set bit at or after FROM and before LIMIT, or LIMIT. */
-static size_t next_bit(const uint64_t *map, size_t from, size_t limit)
+static inline size_t next_bit(const uint64_t *map, size_t from, size_t limit)
 {
 	if (from >= limit)
 		return limit;
@@ -98,27 +109,60 @@ static uint64_t address_hash(const char *line, const struct line_index *li)
 	return hash_bytes(line + li->start[at], li->size[at]);
 }
 
+/* A line that ends within 64 bytes of POS, LIMIT bytes long: its fields
+ * come pairwise out of one window of the start and end maps. */
+static void short_line_fields(const struct line_indexer *ix, size_t pos, unsigned limit,
+			      struct line_index *li)
+{
+	uint64_t below_limit = limit ? ~(uint64_t)0 >> (64 - limit) : 0;
+	uint64_t st = window(ix->starts, pos) & below_limit;
+	uint64_t en = window(ix->ends, pos);   /* pairs with st, in order */
+
+	li->nf = 0;
+	while (st && li->nf < ENGINE_FIELDS) {
+		unsigned s = (unsigned)__builtin_ctzll(st);
+		unsigned e = (unsigned)__builtin_ctzll(en);
+		li->start[li->nf] = (uint8_t)s;
+		li->size[li->nf] = (uint8_t)(e - s);
+		li->nf++;
+		st &= st - 1;
+		en &= en - 1;
+	}
+}
+
+/* Any other line: field by field with bit searches. */
+static void long_line_fields(const struct line_indexer *ix, size_t pos, size_t end,
+			     size_t len, struct line_index *li)
+{
+	li->nf = 0;
+	for (size_t s = pos; li->nf < ENGINE_FIELDS;) {
+		s = next_bit(ix->starts, s, end);
+		if (s == end)
+			break;
+		size_t e = next_bit(ix->ends, s + 1, len + 1);
+		li->start[li->nf] = (uint8_t)(s - pos);
+		li->size[li->nf] = (uint8_t)(e - s);
+		li->nf++;
+		s = e;
+	}
+}
+
 /* Pass 2: lines and their fields, read off the bitmaps. */
 static void read_lines(struct line_indexer *ix, const char *data, size_t len)
 {
 	size_t pos = 0;
 
 	while (pos < len) {
-		size_t end = next_bit(ix->newlines, pos, len);
+		/* Bits past LEN are zero, so a newline seen here is a real one. */
+		uint64_t nl = window(ix->newlines, pos);
+		size_t end = nl ? pos + (size_t)__builtin_ctzll(nl) : next_bit(ix->newlines, pos, len);
 		struct line_index *li = new_line(ix);
 		li->len = (uint32_t)(end - pos);
 		li->is_long = end - pos >= SHORT_LINE;
-		li->nf = 0;
-		for (size_t s = pos; !li->is_long && li->nf < ENGINE_FIELDS;) {
-			s = next_bit(ix->starts, s, end);
-			if (s == end)
-				break;
-			size_t e = next_bit(ix->ends, s + 1, len + 1);
-			li->start[li->nf] = (uint8_t)(s - pos);
-			li->size[li->nf] = (uint8_t)(e - s);
-			li->nf++;
-			s = e;
-		}
+		if (nl)
+			short_line_fields(ix, pos, (unsigned)(end - pos), li);
+		else if (!li->is_long)
+			long_line_fields(ix, pos, end, len, li);
 		if (!li->is_long)
 			li->addr_hash = address_hash(data + pos, li);
 		pos = end + 1;

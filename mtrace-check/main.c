@@ -25,10 +25,11 @@ static void usage_hint(void)
 
 static int replay(struct engine *e, struct line_reader *lr, const char *name)
 {
-	/* MTRACE_CHECK_THREADS=0 keeps everything on one thread. */
+	/* MTRACE_CHECK_THREADS: 0 one thread, 2 a reader thread, unset:
+	 * a reader thread when a core looks free. */
 	const char *threads = getenv("MTRACE_CHECK_THREADS");
-	int got = threads && strcmp(threads, "0") == 0 ? replay_serial(lr, e)
-						       : pipeline_run(lr, e);
+	int two = threads && *threads ? strcmp(threads, "0") != 0 : spare_cpu();
+	int got = two ? pipeline_run(lr, e) : replay_serial(lr, e);
 	if (got < 0) {
 		fflush(stdout);
 		note("%s: read error: %s", name, strerror(lr->read_errno));

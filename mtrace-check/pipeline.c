@@ -42,18 +42,6 @@ struct ring {
 	int fd;
 };
 
-int replay_serial(struct line_reader *lr, struct engine *e)
-{
-	struct slice f[ENGINE_FIELDS];
-	const char *line;
-	size_t len, nf;
-	int got;
-
-	while ((got = lr_next_split(lr, &line, &len, f, ENGINE_FIELDS, &nf)) > 0)
-		engine_split_line(e, line, len, f, nf);
-	return got < 0 ? -1 : 0;
-}
-
 static struct buffer *take_empty(struct ring *r)
 {
 	pthread_mutex_lock(&r->lock);
@@ -107,20 +95,18 @@ static ssize_t read_some(int fd, struct buffer *b)
 	return got;
 }
 
-static void *reader(void *arg)
+/* Read into B until it holds enough whole lines for a handoff, or the
+ * input ends, and split them.  Returns 0 when B is the last buffer. */
+static int load_buffer(int fd, struct buffer *b)
 {
-	struct ring *r = arg;
-	struct buffer *b = take_empty(r);
-
 	for (;;) {
-		ssize_t got = read_some(r->fd, b);
+		ssize_t got = read_some(fd, b);
 		if (got <= 0) {
 			b->len = b->filled;          /* a truncated last line too */
-			index_buffer(&b->index, b->data, b->len);
 			b->last = 1;
 			b->read_errno = got < 0 ? errno : 0;
-			publish(r);
-			return NULL;
+			index_buffer(&b->index, b->data, b->len);
+			return 0;
 		}
 		const char *nl = memrchr(b->data, '\n', b->filled);
 		if (!nl) {
@@ -132,15 +118,33 @@ static void *reader(void *arg)
 			continue;                    /* fill up before a handoff */
 		b->len = (size_t)(nl - b->data) + 1;
 		index_buffer(&b->index, b->data, b->len);
+		return 1;
+	}
+}
+
+/* Start TO with the part of a line that FROM's end cut off. */
+static void carry_over(const struct buffer *from, struct buffer *to)
+{
+	size_t carry = from->filled - from->len;
+	if (carry > to->cap)
+		to->data = xrealloc(to->data, to->cap = carry * 2);
+	memmove(to->data, from->data + from->len, carry);
+	to->filled = carry;
+}
+
+static void *reader(void *arg)
+{
+	struct ring *r = arg;
+	struct buffer *b = take_empty(r);
+
+	while (load_buffer(r->fd, b)) {
 		struct buffer *done = b;
 		publish(r);
 		b = take_empty(r);
-		size_t carry = done->filled - done->len;
-		if (carry > b->cap)
-			b->data = xrealloc(b->data, b->cap = carry * 2);
-		memcpy(b->data, done->data + done->len, carry);
-		b->filled = carry;
+		carry_over(done, b);
 	}
+	publish(r);
+	return NULL;
 }
 
 static void replay_buffer(struct engine *e, const struct buffer *b)
@@ -183,6 +187,30 @@ static void ring_destroy(struct ring *r)
 	}
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->changed);
+}
+
+/* Alone, splitting line by line is faster than indexing whole buffers
+ * (the bitmaps pay off only when another core builds them). */
+int replay_serial(struct line_reader *lr, struct engine *e)
+{
+	struct slice f[ENGINE_FIELDS];
+	const char *line;
+	size_t len, nf;
+	int got;
+
+	while ((got = lr_next_split(lr, &line, &len, f, ENGINE_FIELDS, &nf)) > 0)
+		engine_split_line(e, line, len, f, nf);
+	return got < 0 ? -1 : 0;
+}
+
+int spare_cpu(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	double load;
+
+	if (cpus < 2 || getloadavg(&load, 1) != 1)
+		return 0;
+	return load <= (double)cpus - 1.5;
 }
 
 int pipeline_run(struct line_reader *lr, struct engine *e)

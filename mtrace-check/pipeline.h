@@ -20,4 +20,10 @@ int pipeline_run(struct line_reader *lr, struct engine *e);
 /* The same on the calling thread alone. */
 int replay_serial(struct line_reader *lr, struct engine *e);
 
+/* Does the machine look like it has a core to spare (more than one CPU,
+ * load average at least one and a half below their number)?  On a busy
+ * machine the two threads wait for each other's time slices and the
+ * pipeline is slower than the plain loop. */
+int spare_cpu(void);
+
 #endif

@@ -42,13 +42,17 @@ bad() {
 }
 
 # run_both DIR ARGS...: both checkers in DIR, outputs in $OUT/.perl.* and
-# $OUT/.c.*; stdin is closed so nothing can wait on it.
+# $OUT/.c.*; stdin is closed so nothing can wait on it.  mtrace-check runs
+# with and without its reader thread in turn (MTRACE_CHECK_THREADS).
+runs=0
 run_both() {
 	local dir=$1
 	shift
+	runs=$((runs + 1))
 	(cd "$dir" && "$MTRACE" "$@" >"$OUT/.perl.out" 2>/dev/null </dev/null
 	 echo $? >"$OUT/.perl.rc")
-	(cd "$dir" && timeout 60 "$CHECK" "$@" >"$OUT/.c.out" 2>"$OUT/.c.err" </dev/null
+	(cd "$dir" && MTRACE_CHECK_THREADS=$((runs % 2 * 2)) timeout 60 "$CHECK" "$@" \
+		>"$OUT/.c.out" 2>"$OUT/.c.err" </dev/null
 	 echo $? >"$OUT/.c.rc")
 }
 
