@@ -7,8 +7,8 @@ MTRACE_PL=/usr/bin/mtrace
 GLIBC_TRACER=/lib/x86_64-linux-gnu/libc_malloc_debug.so
 RUN_TIMEOUT=${RUN_TIMEOUT:-60}
 
-# Print a diagnostic and fail: "return $(fail ...)" is awkward, so tests
-# write "fail MSG; return 1" or "check COND-CMD MSG || return 1".
+# Diagnostics: tests write "COND || { fail MSG; return 1; }"; skip returns
+# 77, which the runner reports as SKIP with the last line printed.
 fail() { echo "$*"; return 1; }
 note() { echo "note: $*"; }
 skip() { echo "$*"; return 77; }
@@ -56,10 +56,13 @@ run_mtrace() {
 	case $? in 0 | 1) return 0 ;; *) return 1 ;; esac
 }
 
+# A leak row of mtrace's report: "%#018x %#8x  at %s" (a size 0 is "0").
+LEAK_ROW='^0x[0-9a-f]+ +(0x[0-9a-f]+|0)  at '
+
 # leak_sizes: the sizes (decimal, sorted, space-separated) in mtrace output.
 leak_sizes() {
 	local out=$1 h sizes=()
-	for h in $(awk '/^0x[0-9a-f]+ +0x[0-9a-f]+  at /{print $2}' <<<"$out"); do
+	for h in $(grep -E "$LEAK_ROW" <<<"$out" | awk '{ print $2 }'); do
 		sizes+=($((h)))
 	done
 	printf '%s\n' "${sizes[@]}" | sort -n | tr '\n' ' ' | sed 's/^ *//; s/ *$//'
@@ -98,7 +101,7 @@ expect_leaks() {
 # leak_callers_match REGEX: every leak row of MTRACE_OUT is "at" REGEX.
 leak_callers_match() {
 	local bad
-	bad=$(grep -E '^0x[0-9a-f]+ +0x[0-9a-f]+  at ' <<<"$MTRACE_OUT" | grep -vE "  at .*$1")
+	bad=$(grep -E "$LEAK_ROW" <<<"$MTRACE_OUT" | grep -vE "  at .*$1")
 	[ -z "$bad" ] || fail "leak rows not attributed to $1:" "$bad"
 }
 
