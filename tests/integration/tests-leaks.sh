@@ -87,6 +87,14 @@ t_mtraceinit() {
 	fi
 }
 
+# The program sets MALLOC_TRACE itself just before mtrace().
+t_setenv() {
+	limited env LD_PRELOAD="$LIB" "$BUILD/setenv_trace" "$T/log" >out 2>err ||
+		{ fail "exit status $?: $(cat err)"; return 1; }
+	[ -f log ] || { fail "no log: MALLOC_TRACE set by the program before mtrace() was not used"; return 1; }
+	expect_leaks "$BUILD/setenv_trace" log "77 88"
+}
+
 # exit_case MODE "SIZES": the log is complete however the program ends, and
 # a second mtrace() call does not restart it.
 exit_case() {
