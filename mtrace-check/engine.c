@@ -75,7 +75,7 @@ static void on_alloc(struct engine *e, const struct event *ev, uint64_t hash)
 		struct slice was = locate(&e->loc, where_of(e, b));
 		/* The script prints this event's $where raw, not location()'d. */
 		warn(e, WARN_ALLOC_DUPLICATE, ev, 0, was, ev->where);
-	} else if (slice_starts(ev->addr, "0x")) {
+	} else if (ev->addr.n >= 2 && ev->addr.p[0] == '0' && ev->addr.p[1] == 'x') {
 		add_block(e, ev, hash, 1);
 	}
 }

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { CHUNK = 1 << 20 };
+enum { CHUNK = 1 << 18 };
 
 void lr_init_fd(struct line_reader *lr, int fd)
 {

@@ -28,19 +28,26 @@ char *xstrdup(const char *s);
 int slice_eq(struct slice a, const char *lit);
 int slice_starts(struct slice a, const char *lit);
 
+static inline uint64_t load_u64(const unsigned char *p)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, 8);
+	return v;
+}
+
 /* memcmp(a, b, n) == 0 without a library call for the short keys that
- * dominate (pointers are 10-14 bytes): two overlapping loads per side. */
+ * dominate (pointers are 10-14 bytes, WHERE fields 20-30): overlapping
+ * 8-byte loads from both ends. */
 static inline int bytes_eq(const void *a, const void *b, size_t n)
 {
 	const unsigned char *x = a, *y = b;
-	if (n >= 8 && n <= 16) {
-		uint64_t x0, y0, x1, y1;
-		__builtin_memcpy(&x0, x, 8);
-		__builtin_memcpy(&y0, y, 8);
-		__builtin_memcpy(&x1, x + n - 8, 8);
-		__builtin_memcpy(&y1, y + n - 8, 8);
-		return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-	}
+	if (n >= 8 && n <= 16)
+		return ((load_u64(x) ^ load_u64(y)) |
+			(load_u64(x + n - 8) ^ load_u64(y + n - 8))) == 0;
+	if (n > 16 && n <= 32)
+		return ((load_u64(x) ^ load_u64(y)) | (load_u64(x + 8) ^ load_u64(y + 8)) |
+			(load_u64(x + n - 16) ^ load_u64(y + n - 16)) |
+			(load_u64(x + n - 8) ^ load_u64(y + n - 8))) == 0;
 	return __builtin_memcmp(x, y, n) == 0;
 }
 
