@@ -162,16 +162,14 @@ static __thread uint64_t known_pages __attribute__((tls_model("initial-exec")));
 /* The stack below a frame's RSP that signal delivery leaves alone. */
 #define RED_ZONE 128
 
-/* The pages holding SP and its red zone are readable: this thread's stack
- * is in use there (our own frames are below).  Reads are never below the
- * red zone of the frame being stepped, whose RSP only grows. */
+/* The page holding SP is readable: this thread's stack is in use there. */
 static void bounds_start(struct bounds *b, uintptr_t sp)
 {
     uint64_t k = known_pages;
     b->known_lo = (uintptr_t)(k >> KNOWN_COUNT_BITS) * PAGE;
     b->known_hi = b->known_lo + (uintptr_t)(k & ((1u << KNOWN_COUNT_BITS) - 1)) * PAGE;
-    b->lo = (sp - RED_ZONE) & ~(PAGE - 1);
-    b->hi = (sp & ~(PAGE - 1)) + PAGE;
+    b->lo = sp & ~(PAGE - 1);
+    b->hi = b->lo + PAGE;
     if (sp >= b->known_lo && sp < b->known_hi)
         b->hi = b->known_hi;
 }
@@ -189,7 +187,9 @@ static void bounds_keep(const struct bounds *b)
     known_pages = (uint64_t)(lo / PAGE) << KNOWN_COUNT_BITS | count;
 }
 
-/* After a signal frame the interrupted stack may be another one. */
+/* After a signal frame the interrupted stack may be another one, whose
+ * red zone may hold the interrupted function's saved RBP: nothing there is
+ * known readable yet. */
 static void bounds_restart(struct bounds *b, uintptr_t sp)
 {
     b->lo = b->hi = (sp - RED_ZONE) & ~(PAGE - 1);
@@ -967,7 +967,7 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
         return 0;
     struct bounds b;
     bounds_start(&b, sp);
-    uintptr_t hi = b.hi;
+    uintptr_t lo = b.lo, hi = b.hi;
     bool keep = true;
     /* A return address is looked up one byte back, inside the call (it
      * may be a noreturn call ending the function); an address where a
@@ -981,7 +981,7 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
         enum rule_kind kind = (enum rule_kind)((w >> KIND_SHIFT) & KIND_MASK);
         if (__builtin_expect(kind == RULE_STANDARD && back && frame_sane(sp, cfa, rbp_at)
-                             && cfa <= hi, 1)) {
+                             && rbp_at >= lo && cfa <= hi, 1)) {
             ip = load(cfa - 8);
             if (rbp_at != cfa)
                 bp = load(rbp_at);
@@ -1004,6 +1004,7 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
                 keep = false;
                 bounds_restart(&b, sp);
             }
+            lo = b.lo;
             hi = b.hi;
         }
         if (ip < LOWEST_IP)
