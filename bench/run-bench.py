@@ -75,8 +75,9 @@ class Config:
     reduced: run at --vg-fraction of the size and extrapolate."""
 
     def __init__(self, name, env=None, prefix=(), log=None, needs=(),
-                 reduced=False, default=True, fp=False):
+                 reduced=False, default=True, fp=False, tree=False):
         self.name, self.env, self.prefix = name, env or {}, list(prefix)
+        self.tree = tree              # peak RSS is of a tree of processes
         self.fp = fp                  # run the frame-pointer builds (*-fp)
         self.log, self.needs, self.reduced = log, needs, reduced
         self.default = default        # run unless --configs names others
@@ -134,7 +135,8 @@ CONFIGS = [
     # The whole `heaptrack -o` script as users run it (interpreter and zstd
     # running beside the program, script start-up included), for reference.
     Config("heaptrack-full", prefix=["heaptrack", "-o", "{tmp}/ht.raw"],
-           needs=[HEAPTRACK, shutil.which("heaptrack") or "/nonexistent"]),
+           needs=[HEAPTRACK, shutil.which("heaptrack") or "/nonexistent"],
+           tree=True),
     # exitcode=0: the workloads leak on purpose and LSan would exit 23.
     Config("lsan", {"LD_PRELOAD": LSAN,
                     "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
@@ -438,6 +440,7 @@ def report_rss(bench, workloads, configs):
         rows.append([w.name] + [fmt(med_rss(bench, w, c.name), "%.1f", 1 / 1024)
                                 for c in configs])
     table(["workload"] + [c.name + (" (reduced size)" if c.reduced else "")
+                          + (" (largest process)" if c.tree else "")
                           for c in configs], rows)
     live = next((w for w in workloads if w.name == "live"), None)
     if live:
@@ -474,9 +477,9 @@ def report_live(bench, w, configs):
 
 def beyond_native(bench, w, c):
     """Peak RSS of config c minus native's, in bytes (None for valgrind,
-    which ran at a reduced size)."""
+    which ran at a reduced size, and for a tree of processes)."""
     rss, nat = med_rss(bench, w, c.name), med_rss(bench, w, "native")
-    if rss is None or nat is None or c.reduced:
+    if rss is None or nat is None or c.reduced or c.tree:
         return None
     return (rss - nat) * 1024
 
