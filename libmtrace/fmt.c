@@ -5,12 +5,14 @@ static const char hex_digits[] = "0123456789abcdef";
 
 char *fmt_hex(char *out, uint64_t v)
 {
-    int shift = 60;
-    while (shift > 0 && ((v >> shift) & 0xf) == 0)
-        shift -= 4;
-    for (; shift >= 0; shift -= 4)
-        *out++ = hex_digits[(v >> shift) & 0xf];
-    return out;
+    /* Digit count from the highest set bit, then fill from the right. */
+    int digits = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+    char *end = out + digits, *p = end;
+    do {
+        *--p = hex_digits[v & 0xf];
+        v >>= 4;
+    } while (p > out);
+    return end;
 }
 
 char *fmt_ptr(char *out, uint64_t v)
@@ -31,13 +33,14 @@ char *fmt_size(char *out, uint64_t v)
 
 char *fmt_dec(char *out, uint64_t v)
 {
-    char tmp[20];
-    int n = 0;
+    /* Count the digits first, then fill from the right. */
+    int digits = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        digits++;
+    char *end = out + digits, *p = end;
     do {
-        tmp[n++] = (char)('0' + v % 10);
+        *--p = (char)('0' + v % 10);
         v /= 10;
-    } while (v);
-    while (n)
-        *out++ = tmp[--n];
-    return out;
+    } while (p > out);
+    return end;
 }

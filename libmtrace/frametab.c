@@ -103,17 +103,26 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
     return f;
 }
 
+/* The last frame this thread looked up: a free() in a loop asks for the
+ * same caller again and again. */
+static __thread struct frame *last_frame __attribute__((tls_model("initial-exec")));
+
 struct frame *frametab_get(uintptr_t addr)
 {
+    struct frame *last = last_frame;
+    if (last && last->addr == addr && last->epoch == frametab_epoch())
+        return last;
     struct frame_key key = { addr, frametab_epoch() };
     uint64_t hash = frame_hash(addr, key.epoch);
     struct frame *f = (struct frame *)cmap_find(&frames, hash, frame_eq, &key);
-    if (f)
-        return f;
-    f = resolve(addr, key.epoch);
-    if (f == NULL)
-        return NULL;
-    return (struct frame *)cmap_insert(&frames, &f->e, frame_eq, &key);
+    if (f == NULL) {
+        f = resolve(addr, key.epoch);
+        if (f == NULL)
+            return NULL;
+        f = (struct frame *)cmap_insert(&frames, &f->e, frame_eq, &key);
+    }
+    last_frame = f;
+    return f;
 }
 
 void frametab_lock_for_fork(void)

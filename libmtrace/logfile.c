@@ -96,6 +96,17 @@ static int header_names_this_process(int fd)
 
 /* Opens and claims NAME, or returns -1 (errno EWOULDBLOCK when it belongs
  * to another live process or to this process's earlier image). */
+/* open(2), retried when a signal interrupts it (opening a FIFO blocks
+ * until a reader comes). */
+static int open_retrying(const char *name, int flags)
+{
+    int fd;
+    do
+        fd = open(name, flags, 0666);
+    while (fd < 0 && errno == EINTR);
+    return fd;
+}
+
 static int claim(const char *name)
 {
     /* Read access is for the header check of a regular file only: a FIFO
@@ -103,9 +114,9 @@ static int claim(const char *name)
      * once full), and a device needs no check. */
     struct stat st;
     int regular = stat(name, &st) != 0 || S_ISREG(st.st_mode);
-    int fd = regular ? open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666) : -1;
+    int fd = regular ? open_retrying(name, O_RDWR | O_CREAT | O_CLOEXEC) : -1;
     if (fd < 0)
-        fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        fd = open_retrying(name, O_WRONLY | O_CREAT | O_CLOEXEC);
     if (fd < 0)
         return -1;
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -114,7 +125,7 @@ static int claim(const char *name)
         errno = err;
         /* A file system without flock cannot tell: take it, as glibc does. */
         if (err == ENOLCK || err == EINVAL || err == EOPNOTSUPP)
-            return open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+            return open_retrying(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
         return -1;
     }
     if (header_names_this_process(fd)) {

@@ -76,17 +76,39 @@ static struct stack *stack_new(const struct stack_key *k, uint64_t hash)
     return s;
 }
 
+/* Stacks this thread met lately, indexed by their two innermost frames:
+ * a hit costs one comparison of the frames instead of hashing them all
+ * and probing the shared table. */
+#define RECENT 64
+static __thread struct stack *recent[RECENT] __attribute__((tls_model("initial-exec")));
+
+static unsigned recent_slot(void *const *addrs, int n)
+{
+    uintptr_t k = (uintptr_t)addrs[0] ^ (n > 1 ? (uintptr_t)addrs[1] >> 3 : 0);
+    return (unsigned)((k ^ (k >> 7) ^ (k >> 13)) % RECENT);
+}
+
+static int recent_matches(const struct stack *s, const struct stack_key *k)
+{
+    return s && stack_eq(&s->e, k);
+}
+
 struct stack *stacktab_intern(void *const *addrs, int n)
 {
     struct stack_key key = { addrs, (unsigned)n, frametab_epoch() };
+    unsigned slot = recent_slot(addrs, n);
+    if (recent_matches(recent[slot], &key))
+        return recent[slot];
     uint64_t hash = stack_hash(addrs, n, key.epoch);
     struct stack *s = (struct stack *)cmap_find(&stacks, hash, stack_eq, &key);
-    if (s)
-        return s;
-    s = stack_new(&key, hash);
-    if (s == NULL)
-        return NULL;
-    return (struct stack *)cmap_insert(&stacks, &s->e, stack_eq, &key);
+    if (s == NULL) {
+        s = stack_new(&key, hash);
+        if (s == NULL)
+            return NULL;
+        s = (struct stack *)cmap_insert(&stacks, &s->e, stack_eq, &key);
+    }
+    recent[slot] = s;
+    return s;
 }
 
 struct each_arg {

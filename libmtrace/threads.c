@@ -8,14 +8,14 @@ static struct thread_record *free_records;
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-static __thread struct thread_record *mine __attribute__((tls_model("initial-exec")));
+__thread struct thread_record *mt_thread_mine __attribute__((tls_model("initial-exec")));
 
 /* Thread exit (a TLS destructor): the record goes back for reuse.  Frees
  * made by later destructors take a record anew. */
 static void give_back(void *record)
 {
     struct thread_record *r = record;
-    mine = NULL;
+    mt_thread_mine = NULL;
     pthread_mutex_lock(&free_lock);
     r->next_free = free_records;
     free_records = r;
@@ -39,10 +39,8 @@ static struct thread_record *new_record(void)
     return r;
 }
 
-struct thread_record *thread_record(void)
+struct thread_record *thread_record_take(void)
 {
-    if (mine)
-        return mine;
     pthread_once(&key_once, make_key);
     pthread_mutex_lock(&free_lock);
     struct thread_record *r = free_records;
@@ -52,7 +50,7 @@ struct thread_record *thread_record(void)
     if (r == NULL && (r = new_record()) == NULL)
         return NULL;
     pthread_setspecific(exit_key, r);
-    mine = r;
+    mt_thread_mine = r;
     return r;
 }
 

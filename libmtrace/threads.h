@@ -18,8 +18,17 @@ struct thread_record {
     struct stack_counts *_Atomic *_Atomic counters[COUNTER_TOP];  /* counters.c */
 };
 
-/* The calling thread's record, taken on first use; NULL when out of memory. */
-struct thread_record *thread_record(void);
+/* The calling thread's record, taken on first use; NULL when out of memory.
+ * Inline: every event asks for it. */
+extern __thread struct thread_record *mt_thread_mine
+    __attribute__((tls_model("initial-exec")));
+struct thread_record *thread_record_take(void);
+
+static inline struct thread_record *thread_record(void)
+{
+    struct thread_record *r = mt_thread_mine;
+    return r ? r : thread_record_take();
+}
 /* The first of all records (follow next_all). */
 struct thread_record *thread_records(void);
 /* In a fork child: the list's lock may have been held by a dead thread. */

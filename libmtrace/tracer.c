@@ -36,17 +36,16 @@
 atomic_int mt_collecting;
 
 static struct {
-    /* The log lock: held for a memcpy of one line.  Adaptive: it spins a
-     * little before sleeping, so a contended event rarely needs futex(2),
-     * and a waiter does not burn its time slice when the holder is
-     * preempted on a busy machine. */
-    pthread_mutex_t lock;
+    /* The log lock: held for a memcpy of one line (and a write(2) when the
+     * buffer is full).  A spinlock that yields after a while: cheaper than
+     * a mutex uncontended, and a contended event needs no futex(2). */
+    spinlock_t lock;
     struct writer w;
     int logging;                /* a log file is open                      */
     unsigned gen;               /* which log: records are re-emitted per log */
     char path[4096];
     int started;
-} log_state = { .lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP, .w = { .fd = -1 } };
+} log_state = { .lock = SPINLOCK_INIT, .w = { .fd = -1 } };
 
 static char log_buffer[LOG_BUFFER_SIZE];
 
@@ -291,13 +290,13 @@ static void log_event(char op, const void *ptr, size_t size, int with_size,
         return;
     char line[EVENT_LINE_MAX];
     size_t n = format_event(line, op, ptr, size, with_size, s, where);
-    pthread_mutex_lock(&log_state.lock);
+    spin_lock(&log_state.lock);
     if (log_state.logging) {
         emit_event_line(&log_state.w, line, n, op, ptr, size, with_size, s,
                         where);
         stop_on_write_failure();
     }
-    pthread_mutex_unlock(&log_state.lock);
+    spin_unlock(&log_state.lock);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -449,13 +448,13 @@ static void open_log(pid_t forked_from)
 
 void tracer_start(void)
 {
-    pthread_mutex_lock(&log_state.lock);
+    spin_lock(&log_state.lock);
     if (!log_state.started) {
         log_state.started = 1;
         open_log(0);
         atomic_store(&mt_collecting, 1);
     }
-    pthread_mutex_unlock(&log_state.lock);
+    spin_unlock(&log_state.lock);
 }
 
 /* Log lock held. */
@@ -470,14 +469,14 @@ static void close_log(void)
 
 void tracer_stop(void)
 {
-    pthread_mutex_lock(&log_state.lock);
+    spin_lock(&log_state.lock);
     atomic_store(&mt_collecting, 0);
     if (log_state.logging) {
         writer_puts(&log_state.w, MTF_END "\n");
         stop_on_write_failure();
         close_log();
     }
-    pthread_mutex_unlock(&log_state.lock);
+    spin_unlock(&log_state.lock);
 }
 
 void tracer_after_dlclose(void)
@@ -489,7 +488,7 @@ void tracer_after_dlclose(void)
         return;
     /* The same addresses may now hold other code: resolve them anew. */
     frametab_new_epoch();
-    pthread_mutex_lock(&log_state.lock);
+    spin_lock(&log_state.lock);
     for (int i = 0; i < modmap_count() && log_state.logging; i++) {
         struct module *m = modmap_get(i);
         if (atomic_load(&m->unloaded) && m->emitted_gen == log_state.gen &&
@@ -501,20 +500,20 @@ void tracer_after_dlclose(void)
         }
     }
     stop_on_write_failure();
-    pthread_mutex_unlock(&log_state.lock);
+    spin_unlock(&log_state.lock);
 }
 
 /* At exit: write out what is buffered, then write every later line (frees
  * from destructors that run after us) as it comes. */
 void tracer_exit_flush(void)
 {
-    pthread_mutex_lock(&log_state.lock);
+    spin_lock(&log_state.lock);
     if (log_state.logging) {
         writer_flush(&log_state.w);
         log_state.w.unbuffered = 1;
         stop_on_write_failure();
     }
-    pthread_mutex_unlock(&log_state.lock);
+    spin_unlock(&log_state.lock);
 }
 
 void tracer_flush_at_exit(void)
@@ -523,10 +522,10 @@ void tracer_flush_at_exit(void)
      * the tracer and does not hold the lock (a signal handler that
      * interrupted the tracer finds the guard set and never gets here):
      * waiting for other threads to let go of it is safe. */
-    pthread_mutex_lock(&log_state.lock);
+    spin_lock(&log_state.lock);
     if (log_state.logging)
         writer_flush(&log_state.w);
-    pthread_mutex_unlock(&log_state.lock);
+    spin_unlock(&log_state.lock);
 }
 
 /* ---- fork ---------------------------------------------------------------
@@ -537,7 +536,7 @@ void tracer_flush_at_exit(void)
 void tracer_fork_prepare(void)
 {
     gate_close_for_fork();   /* first: threads inside may wait for our locks */
-    pthread_mutex_lock(&log_state.lock);
+    spin_lock(&log_state.lock);
     stacktab_lock_for_fork();
     frametab_lock_for_fork();
     livetab_lock_all();
@@ -550,7 +549,7 @@ void tracer_fork_parent(void)
     livetab_unlock_all();
     frametab_unlock_after_fork();
     stacktab_unlock_after_fork();
-    pthread_mutex_unlock(&log_state.lock);
+    spin_unlock(&log_state.lock);
     gate_open_after_fork();
 }
 
@@ -571,10 +570,7 @@ void tracer_fork_child(void)
     livetab_unlock_all();
     frametab_unlock_after_fork();
     stacktab_unlock_after_fork();
-    pthread_mutexattr_t adaptive;
-    pthread_mutexattr_init(&adaptive);
-    pthread_mutexattr_settype(&adaptive, PTHREAD_MUTEX_ADAPTIVE_NP);
-    pthread_mutex_init(&log_state.lock, &adaptive);
+    spin_reset(&log_state.lock);
     modmap_reset_after_fork();
     threads_reset_after_fork();
     gate_open_after_fork();

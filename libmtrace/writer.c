@@ -87,7 +87,10 @@ static int check_descriptor(struct writer *w)
         (unsigned long)st.st_ino == w->ino)
         return 0;
     /* Not ours any more: never close it, it belongs to the program now. */
-    int fd = open(w->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    int fd;
+    do
+        fd = open(w->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
     if (fd < 0)
         return errno;
     w->fd = move_high(fd);
