@@ -126,29 +126,68 @@ static size_t split_short_line(const char *line, struct slice *out, size_t max,
 	return count;
 }
 
+/* State of split_line across 64-byte blocks: a field may span blocks. */
+struct splitter {
+	const char *line;
+	struct slice *out;
+	size_t max, count;
+	size_t field_start;
+	int in_field;
+	size_t stop;             /* where a field past MAX starts */
+};
+
+static void close_field(struct splitter *sp, size_t at)
+{
+	sp->out[sp->count].p = sp->line + sp->field_start;
+	sp->out[sp->count].n = at - sp->field_start;
+	sp->count++;
+	sp->in_field = 0;
+}
+
+/* Field boundaries among the first LIMIT bytes of the block at POS, whose
+ * whitespace bitmap is WS.  Returns 1 when a field beyond MAX begins: the
+ * rest of the line no longer matters. */
+static int split_block(struct splitter *sp, size_t pos, uint64_t ws, unsigned limit)
+{
+	uint64_t inside = low_bits(limit);
+
+	for (unsigned b = 0; b < limit;) {
+		uint64_t m = (sp->in_field ? ws & inside : ~ws & inside) >> b;
+		if (!m)
+			return 0;
+		b += (unsigned)__builtin_ctzll(m);
+		if (sp->in_field) {
+			close_field(sp, pos + b);
+		} else if (sp->count == sp->max) {
+			sp->stop = pos + b;
+			return 1;
+		} else {
+			sp->field_start = pos + b;
+			sp->in_field = 1;
+		}
+	}
+	return 0;
+}
+
 /* split_line with the line looked at 64 bytes at a time: whitespace and
  * newlines become bitmaps, and fields are read off them with bit scans,
  * with no per-byte branches. */
 size_t split_line(const char *line, const char *end, struct slice *out, size_t max,
 		  const char **nl)
 {
-	const unsigned char *p = (const unsigned char *)line;
-	size_t total = (size_t)(end - line), pos = 0, count = 0, field_start = 0;
-	int in_field = 0;
+	size_t total = (size_t)(end - line);
+	struct splitter sp = { line, out, max, 0, 0, 0, 0 };
 
 	if (total >= 64) {
 		size_t n = split_short_line(line, out, max, nl);
 		if (*nl)
 			return n;
 	}
-	for (;;) {
+	for (size_t pos = 0; pos < total; pos += 64) {
 		size_t avail = total - pos;
 		unsigned char tmp[64];
-		const unsigned char *blk = p + pos;
+		const unsigned char *blk = (const unsigned char *)line + pos;
 		uint64_t ws, nlm;
-
-		if (avail == 0)
-			break;
 		if (avail < 64) {
 			memset(tmp, 0, sizeof tmp);
 			memcpy(tmp, blk, avail);
@@ -159,55 +198,22 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 		nlm &= low_bits(limit);
 		if (nlm)
 			limit = (unsigned)__builtin_ctzll(nlm);
-		uint64_t inside = low_bits(limit);
-		unsigned b = 0;
-		while (b < limit) {
-			if (!in_field) {
-				uint64_t m = (~ws & inside) >> b;
-				if (!m)
-					break;
-				b += (unsigned)__builtin_ctzll(m);
-				if (count == max) {
-					/* Enough fields: only the end of the line matters. */
-					if (nlm) {
-						*nl = line + pos + limit;
-					} else {
-						const void *q = memchr(p + pos + b, '\n', total - pos - b);
-						*nl = q;
-					}
-					return count;
-				}
-				field_start = pos + b;
-				in_field = 1;
-			} else {
-				uint64_t m = (ws & inside) >> b;
-				if (!m)
-					break;
-				b += (unsigned)__builtin_ctzll(m);
-				out[count].p = line + field_start;
-				out[count].n = pos + b - field_start;
-				count++;
-				in_field = 0;
-			}
+		if (split_block(&sp, pos, ws, limit)) {
+			*nl = nlm ? line + pos + limit
+				  : memchr(line + sp.stop, '\n', total - sp.stop);
+			return sp.count;
 		}
 		if (nlm) {
-			if (in_field) {
-				out[count].p = line + field_start;
-				out[count].n = pos + limit - field_start;
-				count++;
-			}
+			if (sp.in_field)
+				close_field(&sp, pos + limit);
 			*nl = line + pos + limit;
-			return count;
+			return sp.count;
 		}
-		pos += avail < 64 ? avail : 64;
 	}
-	if (in_field) {
-		out[count].p = line + field_start;
-		out[count].n = total - field_start;
-		count++;
-	}
+	if (sp.in_field)
+		close_field(&sp, total);
 	*nl = NULL;
-	return count;
+	return sp.count;
 }
 
 #else

@@ -1,6 +1,8 @@
 /* Unit tests: the replay engine (engine.c) and its report, with expected
  * text built from the Perl script's printf formats, and the reader thread
- * (pipeline.c) giving the same report as the plain loop. */
+ * (pipeline.c) giving the same report as the plain loop.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "engine.h"
 #include "pipeline.h"

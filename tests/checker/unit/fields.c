@@ -1,6 +1,8 @@
 /* Unit tests: tokenizer and number parsers (fields.c).
  * Expected values of perl_hex are what perl 5.36 prints for
- * printf "%#018x", hex($s) (checked by hand with perl -e). */
+ * printf "%#018x", hex($s) (checked by hand with perl -e).
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "fields.h"
 #include "lineindex.h"

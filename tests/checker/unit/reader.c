@@ -1,6 +1,8 @@
 /* Unit tests: the streaming line reader (linereader.c) and the reader
  * thread (pipeline.c) on inputs with no final newline, NUL bytes, lines
- * longer than the read buffer, and data arriving through a pipe. */
+ * longer than the read buffer, and directories.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "linereader.h"
 

@@ -1,4 +1,6 @@
-/* Unit tests: reference-counted string interning (strpool.c). */
+/* Unit tests: reference-counted string interning (strpool.c).
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "strpool.h"
 

@@ -1,5 +1,7 @@
 /* Unit tests: the table of live blocks (table.c) against a plain array,
- * over random insertions and removals with colliding, long and empty keys. */
+ * over random insertions and removals with colliding, long and empty keys.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "table.h"
 
