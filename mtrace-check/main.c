@@ -5,6 +5,7 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "engine.h"
 #include "linereader.h"
+#include "memlog.h"
 #include "options.h"
 #include "pipeline.h"
 #include "stackview.h"
@@ -38,6 +39,30 @@ static int replay(struct engine *e, struct line_reader *lr, const char *name)
 	return 0;
 }
 
+/* A libmtrace report instead of a log: print it again with file:line.
+ * Returns an exit status, or -1 when PATH is not a report. */
+static int print_if_report(const char *path)
+{
+	char first[64] = "";
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
+	if (f == NULL)
+		return -1;
+	if (fgets(first, sizeof first, f) == NULL || !memlog_is_report(first)) {
+		fclose(f);
+		return -1;
+	}
+	rewind(f);
+	sym_init();
+	int err = memlog_print(f, stdout);
+	fclose(f);
+	sym_shutdown();
+	if (err || fflush(stdout) != 0) {
+		note("%s: read or write error", path);
+		return EXIT_TROUBLE;
+	}
+	return EXIT_CLEAN;
+}
+
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
@@ -56,6 +81,9 @@ int main(int argc, char **argv)
 	case OPT_RUN:
 		break;
 	}
+	int status = print_if_report(opt.log);
+	if (status >= 0)
+		return status;
 	err = lr_open(&lr, opt.log);
 	if (err)
 		die_input("cannot open mtrace data file '%s': %s", opt.log, strerror(err));

@@ -49,6 +49,22 @@ t_phases() {
 	grep -q "^  [0-9]* bytes [0-9]* blocks main+" $r2 || fail "no by-frame line for main"
 }
 
+# mtrace-check prints a report again with file:line for every frame: the
+# frame in grow_small() is the line of its malloc() call.
+t_checker_reads_report() {
+	MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
+	local want line
+	want=$(grep -n 'small\[i\] = malloc' "$here/progs/phases.c" | cut -d: -f1)
+	"$top/mtrace-check/mtrace-check" log.1.memlog >out 2>err ||
+		fail "status $?: $(cat err)" || return 1
+	line=$(grep -m1 '^  #0 grow_small' out)
+	[[ "$line" == *" at $here/progs/phases.c:$want" ]] ||
+		fail "frame line: '$line', want phases.c:$want" || return 1
+	# everything but the frame lines is copied as it is
+	diff <(grep -v '^  ' log.1.memlog) <(grep -v '^  ' out) >/dev/null ||
+		fail "report text changed"
+}
+
 t_signal_idle() {
 	mkfifo in
 	MEMLEAK_CONFIG=mtraceinit,signal=USR2,report=rep.%n LD_PRELOAD=$LIB \
@@ -135,7 +151,7 @@ if [ ! -f "$LIB" ]; then
 	echo "libmtrace.so is not built" >&2
 	exit 2
 fi
-for t in phases signal_idle threads api_preloaded api_leak_aborts \
+for t in phases checker_reads_report signal_idle threads api_preloaded api_leak_aborts \
          api_without_preload api_compiled_out; do
 	run $t
 done
