@@ -3,12 +3,16 @@
  *
  * Each frame is stepped with a compact rule: CFA = RSP or RBP + offset,
  * return address at CFA-8, caller's RBP either unchanged or saved at
- * CFA-8k (or the frame is a signal trampoline, or the last one).  The rule
- * for an address is computed once, by finding its FDE through glibc's
- * lock-free _dl_find_object and the module's .eh_frame_hdr search table
- * and running the CIE and FDE instructions up to that address; it is then
- * kept in a global direct-mapped cache of single 64-bit words, so readers
- * and concurrent writers need no lock and can never see half an entry.
+ * CFA-8k.  A few other kinds of frame are recognised: glibc's signal
+ * trampoline (the registers are in the ucontext), GCC's realigned frames
+ * (CFA = *(RBP-k)), the PLT's expression, and the outermost frame (return
+ * address undefined).  The rule for an address is computed once, by finding
+ * its FDE through glibc's lock-free _dl_find_object and the module's
+ * .eh_frame_hdr search table and running the CIE and FDE instructions up to
+ * that address; it is then kept in a global direct-mapped cache of single
+ * 64-bit words, so readers and concurrent writers need no lock and can
+ * never see half an entry.  On a cache hit a frame costs two dependent
+ * loads: its rule, then the return address.
  *
  * The code runs inside malloc, perhaps in a signal handler or with the
  * loader lock held: no allocation, no lock, no errno change, and every

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 int cxx_templates(struct capture *c);
@@ -292,6 +293,9 @@ START_TEST(test_async_signals)
         with_vla(6, &c);
         realigned(4, &c);
         free(malloc(64));
+        struct timespec ts;
+        for (int i = 0; i < 20; i++)
+            clock_gettime(CLOCK_MONOTONIC, &ts); /* in the vDSO */
     }
     struct itimerval off = { { 0, 0 }, { 0, 0 } };
     setitimer(ITIMER_PROF, &off, NULL);
