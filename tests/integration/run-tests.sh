@@ -18,7 +18,9 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 
 . "$HERE/lib.sh"
 . "$HERE/tests-leaks.sh"
+. "$HERE/tests-threads.sh"
 . "$HERE/tests-process.sh"
+. "$HERE/tests-io.sh"
 . "$HERE/tests-compat.sh"
 
 ALL_TESTS=(

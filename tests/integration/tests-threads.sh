@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests-threads.sh - threads: cross-thread frees and reallocs, thread exit,
+# tracing started, stopped and finished while other threads allocate.
+# Sourced by run-tests.sh; each t_NAME runs in its own temporary directory.
+
+THREAD_RUNS=5
+
+# 4 threads with cross-thread frees and reallocs: 0 bogus lines every run.
+# glibc's own tracer is run the same way for comparison (reported only).
+t_threads() {
+	local i counts=() out
+	for i in $(seq $THREAD_RUNS); do
+		rm -f log
+		traced log "$BUILD/threads" >out 2>err || { fail "run $i: exit status $?"; return 1; }
+		expect_leaks "$BUILD/threads" log "1000 1001 1002 1003" || { fail "run $i"; return 1; }
+	done
+	for i in $(seq $THREAD_RUNS); do
+		rm -f glibc.log
+		glibc_traced glibc.log "$BUILD/threads" >/dev/null 2>&1
+		out=$(run_mtrace "" glibc.log)
+		counts+=("$(bogus_count "$out")")
+	done
+	note "glibc libc_malloc_debug.so on the same program: ${counts[*]} duplicate/never-alloc'd lines in $THREAD_RUNS runs"
+}
+
+# Thread-exit destructors free blocks after the thread's code is done.
+t_thread_exit() {
+	leak_run thread_exit 77 || return 1
+	grep -q '^joined 50$' out || { fail "output: $(cat out)"; return 1; }
+}
+
+# C++ thread_local destructors free their blocks as each thread exits.
+t_tls_dtors() {
+	leak_run tls_dtors 64
+}
+
+# 400000 blocks live at once, freed cross-thread.
+t_bigheap() {
+	leak_run bigheap "2222 3333"
+}
+
+# mtrace() while other threads allocate; frees of older blocks unlogged.
+t_late_start() {
+	leak_run late_start "1234 4321"
+}
+
+# muntrace() while other threads are busy: "= End" last, nothing bogus.
+t_muntrace_threads() {
+	local out
+	traced log "$BUILD/late_start" stop >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	[ "$(tail -n1 log)" = "= End" ] || { fail "last line is not '= End': $(tail -n1 log)"; return 1; }
+	out=$(run_mtrace "$BUILD/late_start" log) || { fail "mtrace failed"; return 1; }
+	[ "$(bogus_count "$out")" -eq 0 ] || { fail "bogus lines:"; grep -m5 -E "duplicate|never" <<<"$out"; return 1; }
+	[ "$MODE" != libmtrace ] || check_grammar log
+}
+
+# main returns while threads still allocate (3 runs): normal exit, no
+# bogus lines, every line complete.
+t_exit_busy() {
+	local i out
+	for i in 1 2 3; do
+		rm -f log
+		traced log "$BUILD/exit_busy" >out 2>err || { fail "run $i: exit status $?: $(cat err)"; return 1; }
+		out=$(run_mtrace "" log) || { fail "mtrace failed"; return 1; }
+		[ "$(bogus_count "$out")" -eq 0 ] || { fail "run $i:"; grep -m5 -E "duplicate|never" <<<"$out"; return 1; }
+		[ "$MODE" != libmtrace ] || check_grammar log || return 1
+	done
+}
+
+# The same guarantees hold for classic logs and for the other unwinders.
+t_threads_configs() {
+	need_libmtrace || return
+	local conf mode
+	for conf in classic unwind=glibc unwind=fp depth=1; do
+		rm -f log
+		traced log MEMLEAK_CONFIG=$conf "$BUILD/threads" >out 2>err || { fail "$conf: exit status $?"; return 1; }
+		[ ! -s err ] || { fail "$conf: stderr: $(head -c 300 err)"; return 1; }
+		mode=$MODE
+		[ $conf != classic ] || mode=classic
+		MODE=$mode expect_leaks "$BUILD/threads" log "1000 1001 1002 1003" || { fail "$conf"; return 1; }
+	done
+}
