@@ -82,6 +82,17 @@ for v in pie nopie; do
 	has_frame "$r" "#0 operator new" "operator new, demangled"
 done
 
+# -O2: grab() is inlined into fill(); both frames show, the inlined one
+# first and marked, at the lines addr2line -i gives.
+lm_traced lm-optimized.log ./optimized-pie
+same_prefix "$OUT" optimized-pie lm-optimized.log
+r=$OUT/lm-optimized.report
+cp "$OUT/.c.out" "$r"
+if frames_agree_with_addr2line "$r"; then ok; else bad "lm-optimized: frames disagree with addr2line"; fi
+has_frame "$r" "#0 grab at .*optimized.c:$(mark "$PROGS/optimized.c" grab) \(.*\) \[inlined\]$" \
+	"an inlined function, marked"
+has_frame "$r" "#1 fill at .*optimized.c:[0-9]+ \(" "the function it was inlined into"
+
 lm_traced lm-plugin.log ./useplugin ./plugin.so
 same_prefix "$OUT" lm-plugin.log
 same_prefix "$OUT" useplugin lm-plugin.log

@@ -7,7 +7,7 @@
 
 static inline void *grab(size_t n)
 {
-	return malloc(n);
+	return malloc(n); /* CALL:grab */
 }
 
 __attribute__((noinline)) static void fill(void **v, int n)
