@@ -140,6 +140,7 @@ t_real_gcc() {
 
 t_real_git() {
 	need_libmtrace || return
+	command -v git >/dev/null || { skip "git is not installed"; return; }
 	export HOME=$T GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 	export GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 	local g=(git -c user.name=Tester -c user.email=t@example.org -c init.defaultBranch=main)
