@@ -981,7 +981,15 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
     frames[n++] = (void *)ip;
     while (n < max) {
         uint64_t w = cache_word(ip);
-        uintptr_t cfa = ((w & CFA_RBP_BIT) ? bp : sp) + (w & CFA_OFF_MASK);
+        /* A branch rather than a conditional move (which the empty asm
+         * prevents): predicted, it keeps RBP off the path from the rule to
+         * the CFA. */
+        uintptr_t base = sp;
+        if (w & CFA_RBP_BIT) {
+            base = bp;
+            __asm__("" : "+r"(base));
+        }
+        uintptr_t cfa = base + (w & CFA_OFF_MASK);
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
         enum rule_kind kind = (enum rule_kind)((w >> KIND_SHIFT) & KIND_MASK);
         if (__builtin_expect(kind == RULE_STANDARD && back && frame_sane(sp, cfa, rbp_at)
