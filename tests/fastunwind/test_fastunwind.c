@@ -338,6 +338,69 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* A stack of our own, mapped by hand: the walk must learn its pages. */
+START_TEST(test_thread_own_stack)
+{
+    size_t size = 1 << 20;
+    void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(stack, MAP_FAILED);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    ck_assert_int_eq(pthread_attr_setstack(&attr, stack, size), 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, &attr, thread_body, (void *)(intptr_t)7), 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    munmap(stack, size);
+    ck_assert_msg(thread_mismatches == 0, "%d mismatches; last:\n%s", thread_mismatches, why);
+}
+END_TEST
+
+/* ---- Frames spanning many pages -------------------------------------- */
+
+/* 200 kB frames fit the cached rule; 300 kB ones do not, and are worked
+ * out again at every visit. */
+#define BIG_FRAME(name, bytes, next)                                    \
+    __attribute__((noinline)) static int name(int depth, struct capture *c) \
+    {                                                                   \
+        volatile char big[bytes];                                       \
+        big[0] = big[sizeof big - 1] = (char)depth;                     \
+        next;                                                           \
+        __asm__ volatile("" ::: "memory");                              \
+        return big[0] + big[sizeof big - 1];                            \
+    }
+BIG_FRAME(big_leaf, 200 << 10, capture_here(c))
+BIG_FRAME(huge_frame, 300 << 10, big_leaf(depth, c))
+BIG_FRAME(big_frame, 200 << 10, depth ? big_frame(depth - 1, c) : huge_frame(depth, c))
+
+static void *big_frames_thread(void *arg)
+{
+    struct capture *c = arg;
+    for (int i = 0; i < 3; i++) {
+        big_frame(4, c);
+        if (!capture_same(c, why, sizeof why))
+            return NULL;
+    }
+    return c;
+}
+
+START_TEST(test_big_frames)
+{
+    static struct capture c;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 4 << 20);
+    pthread_t t;
+    void *ok = NULL;
+    ck_assert_int_eq(pthread_create(&t, &attr, big_frames_thread, &c), 0);
+    pthread_join(t, &ok);
+    pthread_attr_destroy(&attr);
+    show(&c);
+    ck_assert_msg(ok != NULL, "%s", why);
+    ck_assert_int_ge(c.n[0], 8 + 2);
+}
+END_TEST
+
 /* ---- Other modules --------------------------------------------------- */
 
 START_TEST(test_dlopen)
@@ -420,6 +483,8 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_signal_altstack);
     tcase_add_test(tc, test_async_signals);
     tcase_add_test(tc, test_threads);
+    tcase_add_test(tc, test_thread_own_stack);
+    tcase_add_test(tc, test_big_frames);
     tcase_add_test(tc, test_dlopen);
     tcase_add_test(tc, test_plt);
     tcase_add_test(tc, test_garbage_stack);
