@@ -87,10 +87,11 @@ t_real_python() {
 	local py=/usr/bin/python3
 	[ -x $py ] || py=$(command -v python3) || { skip "no python3"; return; }
 	same_run python $py -c '
-import json, re, decimal, collections
+import json, re, decimal, collections, subprocess
 d = {str(i): list(range(i % 10)) for i in range(20000)}
+r = subprocess.run(["/bin/echo", "from a child"], capture_output=True, text=True)
 c = collections.Counter(re.findall(r"[a-z]+", json.dumps({"k": ["abc def"] * 500})))
-print(decimal.Decimal(1) / decimal.Decimal(7), c.most_common(2))
+print(decimal.Decimal(1) / decimal.Decimal(7), c.most_common(2), r.stdout.strip())
 l = sorted(d, key=lambda k: (len(d[k]), k))
 s = set(x * 3 for x in range(5000))
 print(len(d), l[-1], sum(len(v) for v in d.values()), len(s))' || return 1

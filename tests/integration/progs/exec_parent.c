@@ -3,10 +3,13 @@
  * inherits LD_PRELOAD, MALLOC_TRACE and MEMLEAK_CONFIG.
  * Known leaks: 123 (before the child runs) and 124 (after it finished).
  * "exec" replaces the parent itself: its log must keep the 123-byte leak.
- * "vfork" runs the child through vfork() + execv().  "threads-exec" is
+ * "vfork" runs the child through vfork() + execv(); "vfork-closefds" also
+ * closes every descriptor above 2 in the child first, as Python's
+ * subprocess and posix_spawn file actions do.  "threads-exec" is
  * "exec" while another thread keeps allocating.  "badexec" tries to exec
  * a missing file first, which fails; the program then goes on as "fork".
- * Usage: exec_parent fork|vfork|system|exec|threads-exec|badexec CHILD */
+ * Usage: exec_parent fork|vfork|vfork-closefds|system|exec|threads-exec|
+ *                    badexec CHILD */
 #include <mcheck.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -33,13 +36,15 @@ static void exec_with_thread(char **argv)
 	_exit(127);
 }
 
-static int run_forked(char *child, int use_vfork)
+static int run_forked(char *child, int use_vfork, int close_fds)
 {
 	char *args[] = { child, NULL };
 	int status;
 	pid_t pid = use_vfork ? vfork() : fork();
 
 	if (pid == 0) {
+		for (int fd = 3; close_fds && fd < 1024; fd++)
+			close(fd);
 		execv(child, args);
 		_exit(127);
 	}
@@ -73,7 +78,8 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "system") == 0)
 		status = system(argv[2]);
 	else
-		status = run_forked(argv[2], strcmp(argv[1], "vfork") == 0);
+		status = run_forked(argv[2], strncmp(argv[1], "vfork", 5) == 0,
+				    strcmp(argv[1], "vfork-closefds") == 0);
 	after = malloc(124);
 	escape(after);
 	free(used(strdup("parent done")));
