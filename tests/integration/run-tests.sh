@@ -29,7 +29,8 @@ ALL_TESTS=(
 	stacks long-names long-paths dlopen
 	depth config-unknown unwinders
 	threads threads-configs thread-exit tls-dtors bigheap late-start muntrace-threads exit-busy concurrent stale-log percent-p
-	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork exec-vfork-closefds
+	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork exec-fork-closefds
+	exec-vfork-closefds
 	exec-system exec-self exec-threads exec-fails
 	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open
 	closefds

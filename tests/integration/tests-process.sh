@@ -183,6 +183,7 @@ t_exec_fails() {
 
 t_exec_fork() { need_libmtrace || return; exec_case fork; }
 t_exec_vfork() { need_libmtrace || return; exec_case vfork; }
+t_exec_fork_closefds() { need_libmtrace || return; exec_case fork-closefds; }
 t_exec_vfork_closefds() { need_libmtrace || return; exec_case vfork-closefds; }
 t_exec_system() { need_libmtrace || return; exec_case system; }
 

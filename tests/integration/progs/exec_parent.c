@@ -3,13 +3,13 @@
  * inherits LD_PRELOAD, MALLOC_TRACE and MEMLEAK_CONFIG.
  * Known leaks: 123 (before the child runs) and 124 (after it finished).
  * "exec" replaces the parent itself: its log must keep the 123-byte leak.
- * "vfork" runs the child through vfork() + execv(); "vfork-closefds" also
- * closes every descriptor above 2 in the child first, as Python's
- * subprocess and posix_spawn file actions do.  "threads-exec" is
+ * "vfork" runs the child through vfork() + execv(); "fork-closefds" and
+ * "vfork-closefds" also close every descriptor above 2 in the child first,
+ * as Python's subprocess and posix_spawn file actions do.  "threads-exec" is
  * "exec" while another thread keeps allocating.  "badexec" tries to exec
  * a missing file first, which fails; the program then goes on as "fork".
- * Usage: exec_parent fork|vfork|vfork-closefds|system|exec|threads-exec|
- *                    badexec CHILD */
+ * Usage: exec_parent fork|vfork|fork-closefds|vfork-closefds|system|exec|
+ *                    threads-exec|badexec CHILD */
 #include <mcheck.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -79,7 +79,7 @@ int main(int argc, char **argv)
 		status = system(argv[2]);
 	else
 		status = run_forked(argv[2], strncmp(argv[1], "vfork", 5) == 0,
-				    strcmp(argv[1], "vfork-closefds") == 0);
+				    strstr(argv[1], "-closefds") != NULL);
 	after = malloc(124);
 	escape(after);
 	free(used(strdup("parent done")));
