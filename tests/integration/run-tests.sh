@@ -11,8 +11,8 @@
 # Environment: LIBMTRACE (library path), BUILD (test program directory).
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-BUILD=${BUILD:-$HERE/build}
-LIB=${LIBMTRACE:-$(cd "$HERE/../.." && pwd)/libmtrace/libmtrace.so}
+BUILD=$(realpath -m "${BUILD:-$HERE/build}")
+LIB=$(realpath -m "${LIBMTRACE:-$HERE/../../libmtrace/libmtrace.so}")
 MODE=libmtrace
 unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 
