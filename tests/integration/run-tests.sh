@@ -8,10 +8,10 @@
 #   --glibc  run against glibc's libc_malloc_debug.so instead (development
 #            aid: the tests that need libmtrace features are skipped, and
 #            the threads/fork tests are expected to fail)
-# Environment: LIBMTRACE (library path), BUILD (test program directory).
+# Environment: LIBMTRACE (library path), INTEGRATION_BUILD (test programs).
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-BUILD=$(realpath -m "${BUILD:-$HERE/build}")
+BUILD=$(realpath -m "${INTEGRATION_BUILD:-$HERE/build}")
 LIB=$(realpath -m "${LIBMTRACE:-$HERE/../../libmtrace/libmtrace.so}")
 MODE=libmtrace
 unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
