@@ -1,11 +1,16 @@
 /* plugin.c - a module the fastunwind tests dlopen: a chain of frames in
- * it, ending in the caller's callback.  GPL-3.0-or-later. */
+ * it, ending in the caller's callback.  Built twice, the second time with
+ * PAD set for other frame sizes at the same addresses.  GPL-3.0-or-later. */
 #include <alloca.h>
 #include <string.h>
 
+#ifndef PAD
+#define PAD 24
+#endif
+
 __attribute__((noinline)) static int plugin_level(int depth, void (*cb)(void *), void *arg)
 {
-    volatile char pad[24];
+    volatile char pad[PAD];
     pad[0] = (char)depth;
     if (depth == 0)
         cb(arg);

@@ -2,11 +2,13 @@
  * unw_backtrace, frame for frame, on -O2 code without frame pointers.
  * GPL-3.0-or-later. */
 #define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
 #include "compare.h"
 #include "fastunwind.h"
 #include <alloca.h>
 #include <check.h>
 #include <dlfcn.h>
+#include <libunwind.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -403,20 +405,53 @@ END_TEST
 
 /* ---- Other modules --------------------------------------------------- */
 
-START_TEST(test_dlopen)
+typedef int (*plugin_fn)(int, void (*)(void *), void *);
+
+/* Opens NAME from beside the test program and runs its chain. */
+static void *run_plugin(const char *name, struct capture *c)
 {
     char path[4096];
-    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 16);
+    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 32);
     ck_assert_int_gt(len, 0);
     path[len] = 0;
-    strcpy(strrchr(path, '/') + 1, "plugin.so"); /* beside the test */
+    strcpy(strrchr(path, '/') + 1, name);
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     ck_assert_msg(h != NULL, "%s", dlerror());
-    int (*chain)(int, void (*)(void *), void *) =
-        (int (*)(int, void (*)(void *), void *))dlsym(h, "plugin_chain");
+    plugin_fn chain = (plugin_fn)dlsym(h, "plugin_chain");
     ck_assert_ptr_nonnull(chain);
+    chain(12, capture_callback, c);
+    return h;
+}
+
+START_TEST(test_dlopen)
+{
     struct capture c;
-    chain(12, capture_callback, &c);
+    run_plugin("plugin.so", &c);
+    ASSERT_SAME(&c);
+    ck_assert_int_ge(c.n[0], 14 + 2);
+}
+END_TEST
+
+/* Another module loaded where an unloaded one was: after
+ * fastunwind_flush(), none of the old rules are used.  libunwind keeps
+ * stale ones too, here, in its global cache (until unw_flush_cache) and in
+ * each thread's trace cache (never flushed): the comparison needs both
+ * flushed, and a new thread. */
+static void *second_plugin(void *arg)
+{
+    run_plugin("plugin2.so", arg);
+    return NULL;
+}
+
+START_TEST(test_dlclose_flush)
+{
+    struct capture c;
+    dlclose(run_plugin("plugin.so", &c));
+    fastunwind_flush();
+    unw_flush_cache(unw_local_addr_space, 0, 0);
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, second_plugin, &c), 0);
+    pthread_join(t, NULL);
     ASSERT_SAME(&c);
     ck_assert_int_ge(c.n[0], 14 + 2);
 }
@@ -486,6 +521,7 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_thread_own_stack);
     tcase_add_test(tc, test_big_frames);
     tcase_add_test(tc, test_dlopen);
+    tcase_add_test(tc, test_dlclose_flush);
     tcase_add_test(tc, test_plt);
     tcase_add_test(tc, test_garbage_stack);
     suite_add_tcase(s, tc);
