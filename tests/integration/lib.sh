@@ -160,6 +160,25 @@ expect_stack() {
 	done
 }
 
+# check_symbol_records LOG: every "#f MID 0xOFF 0xSYMOFF NAME" names a
+# dynamic symbol of the module starting at OFF - SYMOFF (as nm -D -C lists
+# it, version suffix dropped; any of the aliases at that address).
+check_symbol_records() {
+	local path off soff name addr bad=0
+	while IFS=$'\t' read -r path off soff name; do
+		addr=$(printf '%x' $((off - soff)))
+		[ -f "nm.$addr.$(basename "$path")" ] ||
+			nm -D -C --defined-only "$path" 2>/dev/null |
+			awk -v a="$addr" '{ x = $1; sub(/^0+/, "", x) } x == a { sub(/^[^ ]+ [^ ]+ /, ""); sub(/@.*$/, ""); print }' \
+				>"nm.$addr.$(basename "$path")"
+		grep -qxF "$name" "nm.$addr.$(basename "$path")" && continue
+		fail "#f $off $soff '$name': no such symbol at 0x$addr in $path"
+		bad=1
+	done < <(awk '$1 == "#m" { p = $0; sub(/^#m [^ ]+ [^ ]+ [^ ]+ /, "", p); path[$2] = p }
+		$1 == "#f" { n = $0; sub(/^#f [^ ]+ [^ ]+ [^ ]+ /, "", n); printf "%s\t%s\t%s\t%s\n", path[$2], $3, $4, n }' "$1")
+	return $bad
+}
+
 # max_frames LOG: the largest number of frames in a "#s" record.
 max_frames() {
 	awk '$1 == "#s" && NF - 2 > m { m = NF - 2 } END { print m + 0 }' "$1"

@@ -72,6 +72,7 @@ t_cxx_demangle() {
 	grep -qE "^#f [0-9]+ 0x[0-9a-f]+ 0x[0-9a-f]+ .*std::vector<int" log ||
 		{ fail "no demangled std::vector<int...> #f record"; return 1; }
 	! grep -qE '^#f .* _Z' log || { fail "mangled names in #f records:"; grep -m3 '^#f .* _Z' log; return 1; }
+	check_symbol_records log
 }
 
 t_mtraceinit() {
