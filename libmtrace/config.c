@@ -12,7 +12,7 @@ void config_defaults(struct config *c)
 {
     memset(c, 0, sizeof *c);
     c->depth = MTF_DEFAULT_DEPTH;
-    c->unwinder = UNWIND_LIBUNWIND;
+    c->unwinder = UNWIND_FAST;
 }
 
 static int token_is(const char *tok, size_t len, const char *word)

@@ -2,9 +2,9 @@
  *   mtraceinit        start collecting at load, without a call to mtrace()
  *   depth=N           frames kept per stack, 1..MTF_MAX_DEPTH
  *   classic           write glibc's lines only (no stack records)
- *   unwind=NAME       libunwind (default) | glibc | fast (our .eh_frame
- *                     unwinder) | fp (frame pointers: only for code built
- *                     with -fno-omit-frame-pointer)
+ *   unwind=NAME       fast (default: our .eh_frame unwinder) | libunwind |
+ *                     glibc | fp (frame pointers: only for code built with
+ *                     -fno-omit-frame-pointer)
  *   signal=SIG        a report on signal SIG (USR2, SIGUSR2 or a number)
  *   report=PATTERN    where reports go: %p pid, %n sequence, %e program,
  *                     or "stderr"

@@ -34,8 +34,8 @@ static void warn_line(const char *message)
     write_all(STDERR_FILENO, "\n", 1);
 }
 
-/* Reads the environment once.  Copies MALLOC_TRACE: the program may change
- * its environment later. */
+/* MEMLEAK_CONFIG, read once when the library loads (mtraceinit must be
+ * known then). */
 static void configure(void)
 {
     if (configured)
@@ -43,6 +43,13 @@ static void configure(void)
     configured = 1;
     config_defaults(&mt_config);
     config_parse(&mt_config, secure_getenv("MEMLEAK_CONFIG"), warn_line);
+}
+
+/* MALLOC_TRACE, read when collection starts, as glibc does: a program may
+ * set it itself before calling mtrace().  Copied, because the program may
+ * change its environment again. */
+static void read_trace_path(void)
+{
     const char *path = secure_getenv("MALLOC_TRACE");
     if (path && *path && strlen(path) < sizeof trace_path_copy) {
         strcpy(trace_path_copy, path);
@@ -76,6 +83,7 @@ static void start_collection(void)
     pthread_mutex_lock(&control_lock);
     configure();
     if (!tracer_started()) {
+        read_trace_path();
         gate_init();
         unwind_select(mt_config.unwinder);
         unwind_warm_up();

@@ -486,8 +486,10 @@ void tracer_after_dlclose(void)
     gate_leave();
     if (gone == 0)
         return;
-    /* The same addresses may now hold other code: resolve them anew. */
+    /* The same addresses may now hold other code: resolve them anew, and
+     * forget the unwinder's rules for them. */
     frametab_new_epoch();
+    unwind_forget_code();
     spin_lock(&log_state.lock);
     for (int i = 0; i < modmap_count() && log_state.logging; i++) {
         struct module *m = modmap_get(i);

@@ -11,6 +11,8 @@ const char *unwind_name(void);
  * that called the allocation function), so the tracer's own frames never
  * appear.  Returns the number of frames (at least 1: CALLER itself). */
 int unwind_stack(void **frames, int max, const void *caller);
+/* After dlclose(): cached unwinding rules may describe unloaded code. */
+void unwind_forget_code(void);
 /* The first unwind loads and initialises the unwinder (libgcc_s for glibc's
  * backtrace, libunwind's caches), which allocates: done once at start-up
  * with the recursion guard set. */

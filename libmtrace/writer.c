@@ -16,6 +16,7 @@ void writer_init(struct writer *w, int fd, char *buf, size_t cap)
     w->path = NULL;
     w->dev = w->ino = 0;
     w->not_regular = 0;
+    w->owner = getpid();
     w->fd = fd;
     w->buf = buf;
     w->cap = cap;
@@ -145,6 +146,8 @@ int writer_flush(struct writer *w)
         w->len = 0;
         return w->failed;
     }
+    if (getpid() != w->owner)
+        return EAGAIN;   /* a vfork() child: the parent will write it */
     int err = check_descriptor(w);
     if (err) {
         w->failed = err;
@@ -170,11 +173,12 @@ void writer_put(struct writer *w, const char *s, size_t n)
         return;
     /* A piece that fits the buffer is not split across two writes, so a
      * log cut short (a crash, an exec racing other threads) ends with
-     * whole event lines. */
+     * whole event lines.  When the buffer cannot be written out (only in a
+     * vfork() child), what does not fit is dropped. */
     if (w->len + n > w->cap && n <= w->cap && writer_flush(w))
         return;
     while (n > 0) {
-        if (w->len == w->cap && writer_flush(w))
+        if (w->len == w->cap && (writer_flush(w) || w->len == w->cap))
             return;
         size_t room = w->cap - w->len;
         size_t part = n < room ? n : room;

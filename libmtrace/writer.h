@@ -5,6 +5,7 @@
 #define MT_WRITER_H
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct writer {
     int fd;            /* -1: nothing is written                        */
@@ -18,6 +19,10 @@ struct writer {
      * finite, checked at each flush).  Writes then run with them blocked,
      * and one they raise is taken back. */
     int not_regular;
+    /* The process the descriptor belongs to.  A vfork() child shares our
+     * memory but not our descriptors: it must not write (or reopen) on
+     * our behalf, or the parent's next write lands on top of its output. */
+    pid_t owner;
     char *buf;
     size_t cap, len;
     int unbuffered;    /* after the exit flush: every append goes out   */

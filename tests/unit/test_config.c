@@ -44,11 +44,12 @@ static int parse(const char *text)
 
 static void assert_defaults(const struct config *k)
 {
-    /* README: depth 32 by default, libunwind, no signal, default report. */
+    /* README: depth 32 by default, the fast unwinder, no signal, default
+     * report. */
     ck_assert_int_eq(k->mtraceinit, 0);
     ck_assert_int_eq(k->classic, 0);
     ck_assert_int_eq(k->depth, 32);
-    ck_assert_int_eq(k->unwinder, UNWIND_LIBUNWIND);
+    ck_assert_int_eq(k->unwinder, UNWIND_FAST);
     ck_assert_int_eq(k->report_signal, 0);
     ck_assert_str_eq(k->report_pattern, "");
 }
@@ -144,7 +145,7 @@ START_TEST(unwind_names)
     ck_assert_int_eq(c.unwinder, UNWIND_FP);
     ck_assert_int_eq(parse("unwind=glibc"), 0);
     ck_assert_int_eq(c.unwinder, UNWIND_GLIBC);
-    ck_assert_int_eq(parse("unwind=fast"), 0);   /* experimental */
+    ck_assert_int_eq(parse("unwind=glibc,unwind=fast"), 0);
     ck_assert_int_eq(c.unwinder, UNWIND_FAST);
     ck_assert_int_eq(parse("unwind=glibc,unwind=libunwind"), 0);
     ck_assert_int_eq(c.unwinder, UNWIND_LIBUNWIND);
@@ -152,7 +153,7 @@ START_TEST(unwind_names)
                                  "unwind=fpx", "unwind=libunwin" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(parse(bad[i]) == 1, "'%s' accepted", bad[i]);
-        ck_assert_int_eq(c.unwinder, UNWIND_LIBUNWIND);
+        ck_assert_int_eq(c.unwinder, UNWIND_FAST);   /* the default stays */
     }
 }
 END_TEST
