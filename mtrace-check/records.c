@@ -13,6 +13,7 @@ void ext_init(struct ext_store *x)
 	memset(x, 0, sizeof *x);
 	u64map_init(&x->mid_index);
 	u64map_init(&x->sid_index);
+	u64map_init(&x->abs_names);
 }
 
 static void free_name(void *v)
@@ -36,6 +37,8 @@ void ext_destroy(struct ext_store *x)
 	free(x->program);
 	u64map_destroy(&x->mid_index);
 	u64map_destroy(&x->sid_index);
+	u64map_each(&x->abs_names, free_name);
+	u64map_destroy(&x->abs_names);
 	memset(x, 0, sizeof *x);
 }
 
@@ -117,17 +120,34 @@ static void record_unload(struct ext_store *x, const struct slice *f, size_t nf)
 		x->mods[idx].unloaded = 1;
 }
 
-/* "#f MID 0xOFF 0xSYMOFF NAME" */
+static void set_name(struct u64map *names, uint64_t off, uint64_t symoff, struct slice name)
+{
+	void **slot = u64map_put(names, off);
+	if (*slot)
+		free_name(*slot);
+	struct frame_name *n = xmalloc(sizeof *n);
+	n->symoff = symoff;
+	n->name = xmemdup0(name.p, name.n);
+	*slot = n;
+}
+
+/* "#f MID 0xOFF 0xSYMOFF NAME", or "#f - 0xADDR 0xSYMOFF NAME" for a
+ * frame outside every module. */
 static void record_symbol(struct ext_store *x, const char *line, size_t len,
 			  const struct slice *f, size_t nf)
 {
 	uint64_t mid, off, symoff;
 	struct slice name = rest_of_line(line, len, 4);
+	int absolute = nf >= 2 && slice_eq(f[1], MTF_NO_MODULE);
 	int32_t idx;
 
-	if (nf < 5 || parse_dec_u64(f[1], &mid) || parse_0xhex_u64(f[2], &off) ||
+	if (nf < 5 || (!absolute && parse_dec_u64(f[1], &mid)) || parse_0xhex_u64(f[2], &off) ||
 	    parse_0xhex_u64(f[3], &symoff) || name.n == 0 || memchr(name.p, '\0', name.n)) {
 		x->bad_records++;
+		return;
+	}
+	if (absolute) {
+		set_name(&x->abs_names, off, symoff, name);
 		return;
 	}
 	idx = module_index(x, mid);
@@ -135,13 +155,7 @@ static void record_symbol(struct ext_store *x, const char *line, size_t len,
 		x->dangling_refs++;
 		return;
 	}
-	void **slot = u64map_put(&x->mods[idx].names, off);
-	if (*slot)
-		free_name(*slot);
-	struct frame_name *n = xmalloc(sizeof *n);
-	n->symoff = symoff;
-	n->name = xmemdup0(name.p, name.n);
-	*slot = n;
+	set_name(&x->mods[idx].names, off, symoff, name);
 }
 
 /* One "MID:0xOFF" or "-:0xADDR"; returns 0 when well formed. */
@@ -253,5 +267,11 @@ int32_t ext_stack_ref(struct ext_store *x, struct slice field)
 const struct frame_name *ext_frame_name(struct module *m, uint64_t off)
 {
 	void **slot = u64map_get(&m->names, off);
+	return slot ? *slot : NULL;
+}
+
+const struct frame_name *ext_absolute_name(struct ext_store *x, uint64_t addr)
+{
+	void **slot = u64map_get(&x->abs_names, addr);
 	return slot ? *slot : NULL;
 }

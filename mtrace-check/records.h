@@ -57,6 +57,7 @@ struct ext_store {
 	struct stack *stacks;
 	size_t nstacks, cap_stacks;
 	struct u64map sid_index; /* sid -> index + 1 */
+	struct u64map abs_names; /* address -> struct frame_name * ("#f -") */
 	uint64_t bad_records;
 	uint64_t dangling_refs;
 };
@@ -74,5 +75,7 @@ void ext_record(struct ext_store *x, const char *line, size_t len,
 int32_t ext_stack_ref(struct ext_store *x, struct slice field);
 
 const struct frame_name *ext_frame_name(struct module *m, uint64_t off);
+/* The "#f -" name of a frame outside every module, or NULL. */
+const struct frame_name *ext_absolute_name(struct ext_store *x, uint64_t addr);
 
 #endif

@@ -77,6 +77,10 @@ static void view_one(struct ext_store *x, const struct frame_ref *ref, struct vi
 		struct view_frame *f = push(out);
 		f->off = ref->off;
 		f->unknown_module = ref->module == FRAME_UNKNOWN_MODULE;
+		if (ref->module == FRAME_NO_MODULE) {
+			const struct frame_name *n = ext_absolute_name(x, ref->off);
+			f->function = n ? n->name : NULL;
+		}
 		return;
 	}
 	struct module *m = &x->mods[ref->module];

@@ -93,6 +93,8 @@ write_log('ext-dangling.log', join('', map { "$_\n" } (
 	'#f 1 0x9e9aa 0x1a __strdup',
 	'#f 9 0x10 0x1 dangling_module',
 	'#f 1 zz 0x1 bad',
+	'#f - 0x7fff00001234 0x4 jitted code (anonymous)',
+	'#f - 0x7fff00001234',
 	'#s 1 0:0x11c1 1:0x9e9aa 7:0x10 -:0x7fff00001234 2:0x10 3:0x1 junk 1:0xzz',
 	'#s 2',
 	'#s 3 1:0x27305',

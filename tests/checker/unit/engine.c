@@ -76,12 +76,12 @@ END_TEST
 START_TEST(extended_groups)
 {
 	int leaks;
-	char *t = run_text("= Start\n#v 1 pid=1\n#s 1 -:0x1234\n#s 2 -:0x99\n"
+	char *t = run_text("= Start\n#v 1 pid=1\n#f - 0x1234 0x4 jit(int)\n#s 1 -:0x1234\n#s 2 -:0x99\n"
 			   "+ 0x1 0x10 s1\n+ 0x2 0x10 s1\n+ 0x3 0x30 s2\n+ 0x4 0x5 s77\n", &leaks);
 	const char *groups = strstr(t, "\nLeaks grouped by allocation stack, largest first:\n");
 	ck_assert_ptr_nonnull(groups);
 	const char *g2 = strstr(groups, "48 bytes in 1 blocks allocated from:\n    #0 ?? at ??:? (0x99)\n");
-	const char *g1 = strstr(groups, "32 bytes in 2 blocks allocated from:\n    #0 ?? at ??:? (0x1234)\n");
+	const char *g1 = strstr(groups, "32 bytes in 2 blocks allocated from:\n    #0 jit(int) at ??:? (0x1234)\n");
 	const char *g0 = strstr(groups, "5 bytes in 1 blocks allocated from:\n    (no stack recorded)\n");
 	ck_assert(g2 && g1 && g0 && g2 < g1 && g1 < g0);
 	free(t);
