@@ -136,16 +136,6 @@ __attribute__((constructor)) static void on_load(void)
         start_collection();
 }
 
-/* The next definition of NAME (libc's), looked up once. */
-static void *next_symbol(const char *name)
-{
-    int entered = guard_enter();
-    void *sym = dlsym(RTLD_NEXT, name);
-    if (entered)
-        guard_leave();
-    return sym;
-}
-
 /* dlclose() may unload code that stacks point into: note it in the log,
  * and resolve addresses anew from then on.  It runs inside the fork gate
  * (forkgate.h).  dlopen() is not wrapped: glibc takes the caller's return
@@ -155,7 +145,7 @@ MT_EXPORT int dlclose(void *handle)
 {
     static int (*real_dlclose)(void *);
     if (real_dlclose == NULL)
-        real_dlclose = (int (*)(void *))next_symbol("dlclose");
+        real_dlclose = (int (*)(void *))real_next_symbol("dlclose");
     if (real_dlclose == NULL)
         return -1;
     if (!tracer_started())

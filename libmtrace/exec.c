@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "export.h"
 #include "guard.h"
+#include "real.h"
 #include "tracer.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,20 +24,10 @@ static void flush_before_exec(void)
     }
 }
 
-/* The next definition of NAME (libc's). */
-static void *next_symbol(const char *name)
-{
-    int entered = guard_enter();
-    void *sym = dlsym(RTLD_NEXT, name);
-    if (entered)
-        guard_leave();
-    return sym;
-}
-
 #define REAL(name, type) \
     static type real_##name; \
     if (real_##name == NULL) \
-        real_##name = (type)next_symbol(#name)
+        real_##name = (type)real_next_symbol(#name)
 
 typedef int (*exec_env_fn)(const char *, char *const[], char *const[]);
 typedef int (*exec_fn)(const char *, char *const[]);

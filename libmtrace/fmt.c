@@ -1,5 +1,6 @@
 /* fmt.c - see fmt.h.  GPL-3.0-or-later. */
 #include "fmt.h"
+#include <string.h>
 
 static const char hex_digits[] = "0123456789abcdef";
 
@@ -43,4 +44,26 @@ char *fmt_dec(char *out, uint64_t v)
         v /= 10;
     } while (p > out);
     return end;
+}
+
+int fmt_expand(const char *pattern, const char *keys, const char *const *values,
+               char *out, size_t size)
+{
+    size_t n = 0;
+    for (const char *p = pattern; *p; p++) {
+        const char *piece = p;
+        size_t len = 1;
+        const char *key = p[0] == '%' && p[1] ? strchr(keys, p[1]) : NULL;
+        if (key) {
+            piece = values[key - keys];
+            len = strlen(piece);
+            p++;
+        }
+        if (n + len >= size)
+            return -1;
+        memcpy(out + n, piece, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return 0;
 }

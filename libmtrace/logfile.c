@@ -15,23 +15,9 @@
 int logfile_expand(const char *pattern, pid_t pid, char *out, size_t size)
 {
     char pid_text[24];
-    size_t pid_len = (size_t)(fmt_dec(pid_text, (uint64_t)pid) - pid_text);
-    size_t n = 0;
-    for (const char *p = pattern; *p; p++) {
-        const char *piece = p;
-        size_t len = 1;
-        if (p[0] == '%' && p[1] == 'p') {
-            piece = pid_text;
-            len = pid_len;
-            p++;
-        }
-        if (n + len >= size)
-            return -1;
-        memcpy(out + n, piece, len);
-        n += len;
-    }
-    out[n] = '\0';
-    return 0;
+    *fmt_dec(pid_text, (uint64_t)pid) = '\0';
+    const char *values[] = { pid_text };
+    return fmt_expand(pattern, "p", values, out, size);
 }
 
 /* Reads up to SIZE-1 bytes of PATH into BUF; returns the length or -1. */

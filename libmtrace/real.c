@@ -1,7 +1,10 @@
 /* real.c - allocation functions glibc does not export under a __libc_ name,
  * rebuilt with glibc 2.36's argument checks so a traced program sees the
  * same errors it would see natively.  GPL-3.0-or-later. */
+#define _GNU_SOURCE
 #include "real.h"
+#include "guard.h"
+#include <dlfcn.h>
 #include <errno.h>
 #include <features.h>
 
@@ -34,4 +37,13 @@ void *real_aligned_alloc(size_t alignment, size_t size)
 #endif
     /* Up to 2.37 aligned_alloc is an alias of memalign. */
     return __libc_memalign(alignment, size);
+}
+
+void *real_next_symbol(const char *name)
+{
+    int entered = guard_enter();
+    void *sym = dlsym(RTLD_NEXT, name);
+    if (entered)
+        guard_leave();
+    return sym;
 }

@@ -19,4 +19,8 @@ extern void  __libc_freeres(void);
 int   real_posix_memalign(void **memptr, size_t alignment, size_t size);
 void *real_aligned_alloc(size_t alignment, size_t size);
 
+/* The next definition of NAME after ours (libc's), through dlsym with the
+ * recursion guard set (dlsym allocates).  NULL when there is none. */
+void *real_next_symbol(const char *name);
+
 #endif

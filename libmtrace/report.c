@@ -382,27 +382,11 @@ static const char *program_name(char *buf, size_t size)
 /* PATTERN with %p (pid), %n (sequence), %e (program) and %% expanded. */
 static int expand_report_name(const char *pattern, char *out, size_t size)
 {
-    char prog[4096], num[2][24];
-    const char *name = program_name(prog, sizeof prog);
-    *fmt_dec(num[0], (uint64_t)getpid()) = '\0';
-    *fmt_dec(num[1], report_seq) = '\0';
-    size_t n = 0;
-    for (const char *p = pattern; *p; p++) {
-        const char *piece = p;
-        size_t len = 1;
-        if (p[0] == '%' && p[1]) {
-            p++;
-            piece = *p == 'p' ? num[0] : *p == 'n' ? num[1] :
-                    *p == 'e' ? name : *p == '%' ? "%" : p - 1;
-            len = piece == p - 1 ? 2 : strlen(piece);
-        }
-        if (n + len >= size)
-            return -1;
-        memcpy(out + n, piece, len);
-        n += len;
-    }
-    out[n] = '\0';
-    return 0;
+    char prog[4096], pid[24], seq[24];
+    *fmt_dec(pid, (uint64_t)getpid()) = '\0';
+    *fmt_dec(seq, report_seq) = '\0';
+    const char *values[] = { pid, seq, program_name(prog, sizeof prog), "%" };
+    return fmt_expand(pattern, "pne%", values, out, size);
 }
 
 /* The default: beside the log ("LOG.N.memlog"), else
