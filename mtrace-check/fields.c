@@ -70,7 +70,8 @@ size_t split_fields(const char *line, size_t len, struct slice *out, size_t max)
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
+static inline __attribute__((always_inline)) void masks64(const unsigned char *p, uint64_t *ws,
+								 uint64_t *nl)
 {
 	const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
 	const __m128i above = _mm_set1_epi8('\t' - 1), below = _mm_set1_epi8('\r' + 1);
@@ -88,6 +89,11 @@ void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
 	*nl = n;
 }
 
+void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
+{
+	masks64(p, ws, nl);
+}
+
 static uint64_t low_bits(unsigned n)
 {
 	return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
@@ -101,7 +107,7 @@ static size_t split_short_line(const char *line, struct slice *out, size_t max,
 {
 	uint64_t ws, nlm;
 
-	whitespace_masks64((const unsigned char *)line, &ws, &nlm);
+	masks64((const unsigned char *)line, &ws, &nlm);
 	if (!nlm) {
 		*nl = NULL;
 		return 0;
@@ -193,7 +199,7 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 			memcpy(tmp, blk, avail);
 			blk = tmp;
 		}
-		whitespace_masks64(blk, &ws, &nlm);
+		masks64(blk, &ws, &nlm);
 		unsigned limit = avail < 64 ? (unsigned)avail : 64;
 		nlm &= low_bits(limit);
 		if (nlm)

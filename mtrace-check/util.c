@@ -109,7 +109,7 @@ static uint64_t load_short(const unsigned char *s, size_t n)
 /* Word-at-a-time multiply-xorshift hash: keys are mostly 10-40 bytes
  * (pointers, WHERE strings) and hashed once per log line; a pointer's
  * 9-16 bytes take two loads and one mixing step. */
-uint64_t hash_bytes(const void *p, size_t n)
+uint64_t hash_bytes_any(const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);

@@ -51,8 +51,22 @@ static inline int bytes_eq(const void *a, const void *b, size_t n)
 	return __builtin_memcmp(x, y, n) == 0;
 }
 
-/* 64-bit hash of a byte string (FNV-1a folded with a final mix). */
-uint64_t hash_bytes(const void *p, size_t n);
+/* 64-bit hash of a byte string.  Keys of 8 to 16 bytes (pointers) take
+ * the inline path: two overlapping loads and one mixing step. */
+uint64_t hash_bytes_any(const void *p, size_t n);
+
+static inline uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	if (n < 8 || n > 16)
+		return hash_bytes_any(p, n);
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+	uint64_t a = load_u64(s) * 0x94d049bb133111ebULL;
+	uint64_t b = load_u64(s + n - 8) * 0xbf58476d1ce4e5b9ULL;
+	h ^= a ^ ((b << 29) | (b >> 35));
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
 uint64_t hash_u64(uint64_t x);
 
 /* Program name for messages, set once by main(). */
