@@ -152,6 +152,38 @@ t_long_paths() {
 	grep -qE "^#m [0-9]+ 0x[0-9a-f]+ [-0-9a-f]+ $dir/plugin\.so\$" log || { fail "no #m with the full plugin path"; return 1; }
 }
 
+# Coroutine (ucontext on a heap stack), alternate signal stack, realigned
+# frame, alloca: every unwinder gets through, or at least stops safely.
+t_odd_stacks() {
+	local u
+	for u in "" unwind=libunwind unwind=glibc unwind=fp; do
+		rm -f log
+		[ "$MODE" = libmtrace ] || [ -z "$u" ] || continue
+		leak_run odd_stacks "11 22 44 55" ${u:+MEMLEAK_CONFIG=$u} || { fail "${u:-default unwinder}"; return 1; }
+		[ "$MODE" = libmtrace ] && [ "$u" != unwind=fp ] || continue
+		expect_stack log 11 take coroutine &&
+			expect_stack log 22 take on_signal main &&
+			expect_stack log 44 take realigned main &&
+			expect_stack log 55 take with_alloca main || { fail "${u:-default unwinder}"; return 1; }
+	done
+}
+
+# A thread with a 64 KiB stack uses most of it before calling malloc: the
+# tracer may need more stack than malloc itself, but not 8 KiB more.
+t_small_stack() {
+	local k native=0 traced_max=0
+	for k in $(seq 63 -1 16); do
+		"$BUILD/small_stack" $k >/dev/null 2>&1 && { native=$k; break; }
+	done
+	[ $native -gt 8 ] || { skip "small_stack does not run natively"; return; }
+	leak_run small_stack 33 -- $((native - 8)) ||
+		{ fail "with $((native - 8)) KiB used (natively up to $native KiB work)"; return 1; }
+	for k in $(seq $native -1 $((native - 8))); do
+		traced probe.log "$BUILD/small_stack" $k >/dev/null 2>&1 && { traced_max=$k; break; }
+	done
+	note "of a 64 KiB thread stack, $native KiB may be used before malloc() natively, $traced_max KiB traced"
+}
+
 # mtrace() after muntrace() neither restarts nor truncates the log.
 t_restart() {
 	exit_case restart "31 62"
