@@ -913,7 +913,8 @@ static enum step_result step(struct frame *f, const struct rule *r, struct bound
     case RULE_STANDARD:
         cfa = (r->cfa_rbp ? f->bp : f->sp) + (uintptr_t)r->cfa_off;
         rbp_at = cfa + (uintptr_t)r->rbp_off;
-        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8) || !readable(b, rbp_at))
+        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8)
+            || (r->rbp_off != 0 && !readable(b, rbp_at)))
             return STEP_BAD_STACK;
         f->ip = load(cfa - 8);
         if (r->rbp_off != 0)
