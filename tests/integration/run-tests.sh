@@ -26,7 +26,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 ALL_TESTS=(
 	static static-O0 static-nopie strdup template template-mtraceinit cxx-demangle
 	mtraceinit setenv exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack
-	stacks odd-stacks small-stack long-names long-paths dlopen
+	stacks odd-stacks jit small-stack long-names long-paths dlopen
 	depth config-unknown unwinders
 	threads threads-configs thread-exit tls-dtors bigheap late-start muntrace-threads exit-busy concurrent stale-log percent-p
 	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork exec-fork-closefds

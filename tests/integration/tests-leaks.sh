@@ -168,6 +168,18 @@ t_odd_stacks() {
 	done
 }
 
+# malloc() called from generated code without a module or unwind info.
+t_jit() {
+	local u
+	for u in "" unwind=libunwind unwind=glibc unwind=fp; do
+		[ "$MODE" = libmtrace ] || [ -z "$u" ] || continue
+		rm -f log
+		leak_run jit "66 77" ${u:+MEMLEAK_CONFIG=$u} || { fail "${u:-default unwinder}"; return 1; }
+		grep -qE '^@ \[0x[0-9a-f]+\] \+ 0x[0-9a-f]+ 0x42( |$)' log ||
+			{ fail "${u:-default unwinder}: the 66-byte block's WHERE is not '[0xADDR]'"; return 1; }
+	done
+}
+
 # A thread with a 64 KiB stack uses most of it before calling malloc: the
 # tracer may need more stack than malloc itself, but not 8 KiB more.
 t_small_stack() {
