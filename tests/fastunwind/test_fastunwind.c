@@ -469,8 +469,9 @@ END_TEST
 /* ---- Corrupt stacks -------------------------------------------------- */
 
 /* Unwinds from made-up registers over a page of random words, some of them
- * real return addresses, placed right below an inaccessible page: the walk
- * must stop, never fault. */
+ * real return addresses (the signal trampoline's too) or pointers into the
+ * page, placed right below an inaccessible page: the walk must stop, never
+ * fault. */
 START_TEST(test_garbage_stack)
 {
     long page = 4096;
@@ -480,7 +481,15 @@ START_TEST(test_garbage_stack)
     uintptr_t *words = (uintptr_t *)(map + page);
     struct capture c;
     chain0(5, &c); /* real return addresses to plant */
+    /* and glibc's signal trampoline, from a handler's sa_restorer */
+    struct sigaction sa = { .sa_handler = capturing_handler }, old;
+    sigemptyset(&sa.sa_mask);
+    ck_assert_int_eq(sigaction(SIGUSR2, &sa, NULL), 0);
+    ck_assert_int_eq(sigaction(SIGUSR2, NULL, &old), 0);
+    c.frames[1][0] = (void *)old.sa_restorer;
+    ck_assert_ptr_nonnull(c.frames[1][0]);
     unsigned seed = 12345;
+    long total = 0, signal_frames = 0;
     for (int round = 0; round < 20000; round++) {
         for (int i = 0; i < 512; i++) {
             unsigned r = rand_r(&seed);
@@ -494,7 +503,13 @@ START_TEST(test_garbage_stack)
         uintptr_t ip = (uintptr_t)c.frames[1][rand_r(&seed) % 8];
         int n = fastunwind_walk(frames, 64, ip, sp, bp);
         ck_assert_int_ge(n, 1);
+        total += n;
+        for (int i = 0; i + 1 < n; i++)
+            signal_frames += frames[i] == c.frames[1][0];
     }
+    if (getenv("FU_SHOW"))
+        fprintf(stderr, "garbage: %.2f frames a walk, %ld through the signal trampoline\n",
+                total / 20000.0, signal_frames);
     munmap(map, 3 * page);
 }
 END_TEST
