@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # grammar.awk - validate an extended libmtrace log against doc/format.md.
+# Also: a "-" or "<" carries the stack id of the block's allocation.
 # Prints the first offending line and exits 1; silent and 0 when valid.
 function bad(why) {
 	printf "line %d: %s: %s\n", NR, why, $0
@@ -60,4 +61,11 @@ $1 == "#" { next }
 	if (NF != i + n) bad("no stack id (or extra fields)")
 	s = $(i + n)
 	if (s !~ /^s[0-9]+$/ || !(substr(s, 2) in stacks)) bad("stack id not defined before use")
+	p = $(i + 1)
+	if (op == "+" || op == ">")
+		live[p] = s
+	else if (op == "-" || op == "<") {
+		if ((p in live) && live[p] != s) bad("stack id is not the allocation's " live[p])
+		delete live[p]
+	}
 }

@@ -204,8 +204,9 @@ check_trace_logs() {
 	check_all_logs "${logs[@]}"
 }
 
-# check_all_logs PATTERN...: mtrace every log (with the binary from its "#p"
-# record) and fail on any never-alloc'd line; duplicates are counted too.
+# check_all_logs LOG...: mtrace every log (with the binary from its "#p"
+# record) and fail on any never-alloc'd or duplicate line; extended logs
+# must also follow the grammar.
 check_all_logs() {
 	local f bin out n rc=0
 	for f in "$@"; do
@@ -217,6 +218,9 @@ check_all_logs() {
 			fail "$f ($bin): $n duplicate/never-alloc'd lines, e.g.:"
 			grep -m3 -E "duplicate|never alloc'd" <<<"$out"
 			rc=1
+		fi
+		if [ "$MODE" = libmtrace ] && [ "$(sed -n 2p "$f" | cut -c1-3)" = "#v " ]; then
+			check_grammar "$f" || rc=1
 		fi
 	done
 	return $rc
