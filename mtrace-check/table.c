@@ -1,4 +1,5 @@
-/* table.c - open-addressing table of live blocks (see table.h).
+/* table.c - live blocks in a dense array behind an open-addressing index
+ * (see table.h).
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "table.h"
@@ -6,11 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { INITIAL_SLOTS = 1024, INITIAL_BLOCKS = 256 };
+
 void table_init(struct alloc_table *t)
 {
-	t->nslots = 1024;
-	t->count = 0;
+	t->nslots = INITIAL_SLOTS;
 	t->slots = xcalloc(t->nslots, sizeof *t->slots);
+	t->cap = INITIAL_BLOCKS;
+	t->count = 0;
+	t->blocks = xmalloc(t->cap * sizeof *t->blocks);
 }
 
 static void free_key(struct block *b)
@@ -21,9 +26,9 @@ static void free_key(struct block *b)
 
 void table_destroy(struct alloc_table *t)
 {
-	for (size_t i = 0; i < t->nslots; i++)
-		if (t->slots[i].used)
-			free_key(&t->slots[i]);
+	for (size_t i = 0; i < t->count; i++)
+		free_key(&t->blocks[i]);
+	free(t->blocks);
 	free(t->slots);
 	memset(t, 0, sizeof *t);
 }
@@ -34,53 +39,68 @@ struct slice block_key(const struct block *b)
 	return (struct slice){ p, b->key_len };
 }
 
-static int key_matches(const struct block *b, struct slice key, uint64_t hash)
+static uint64_t slot_of(uint64_t hash, size_t pos)
 {
-	if (b->hash != hash || b->key_len != key.n)
-		return 0;
-	return bytes_eq(block_key(b).p, key.p, key.n);
+	return (hash << 32) | (uint64_t)(pos + 1);
+}
+
+static size_t slot_pos(uint64_t slot)
+{
+	return (size_t)(uint32_t)slot - 1;
+}
+
+/* The run position where a slot's key would sit first. */
+static size_t slot_home(const struct alloc_table *t, uint64_t slot)
+{
+	return (size_t)(slot >> 32) & (t->nslots - 1);
 }
 
 struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash)
 {
 	size_t mask = t->nslots - 1;
+	uint64_t tag = hash << 32;
 
-	for (size_t i = hash & mask; t->slots[i].used; i = (i + 1) & mask)
-		if (key_matches(&t->slots[i], key, hash))
-			return &t->slots[i];
+	for (size_t i = hash & mask; t->slots[i]; i = (i + 1) & mask) {
+		uint64_t s = t->slots[i];
+		if ((s & ~(uint64_t)UINT32_MAX) != tag)
+			continue;
+		struct block *b = &t->blocks[slot_pos(s)];
+		if (b->key_len == key.n && bytes_eq(block_key(b).p, key.p, key.n))
+			return b;
+	}
 	return NULL;
 }
 
-static struct block *free_slot(struct alloc_table *t, uint64_t hash)
+static void place(struct alloc_table *t, uint64_t hash, size_t pos)
 {
 	size_t mask = t->nslots - 1;
 	size_t i = hash & mask;
 
-	while (t->slots[i].used)
+	while (t->slots[i])
 		i = (i + 1) & mask;
-	return &t->slots[i];
+	t->slots[i] = slot_of(hash, pos);
 }
 
-static void grow(struct alloc_table *t)
+/* Keep the index at most a quarter full: probe runs stay short. */
+static void grow_index(struct alloc_table *t)
 {
-	struct block *old = t->slots;
-	size_t oldn = t->nslots;
-
+	free(t->slots);
 	t->nslots *= 2;
 	t->slots = xcalloc(t->nslots, sizeof *t->slots);
-	for (size_t i = 0; i < oldn; i++)
-		if (old[i].used)
-			*free_slot(t, old[i].hash) = old[i];
-	free(old);
+	for (size_t i = 0; i < t->count; i++)
+		place(t, t->blocks[i].hash, i);
 }
 
 struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t hash)
 {
-	if ((t->count + 1) * 10 > t->nslots * 7)
-		grow(t);
-	struct block *b = free_slot(t, hash);
+	if ((t->count + 1) * 4 > t->nslots)
+		grow_index(t);
+	if (t->count == t->cap) {
+		t->cap *= 2;
+		t->blocks = xrealloc(t->blocks, t->cap * sizeof *t->blocks);
+	}
+	struct block *b = &t->blocks[t->count];
 	memset(b, 0, sizeof *b);
-	b->used = 1;
 	b->hash = hash;
 	b->key_len = (uint32_t)key.n;
 	if (key.n > KEY_INLINE)
@@ -88,36 +108,60 @@ struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t has
 	else if (key.n)
 		memcpy(b->key.inl, key.p, key.n);
 	b->stack = -1;
+	place(t, hash, t->count);
 	t->count++;
 	return b;
 }
 
-void table_remove(struct alloc_table *t, struct block *b)
+/* The index slot that points at block POS. */
+static size_t slot_index(const struct alloc_table *t, size_t pos)
 {
 	size_t mask = t->nslots - 1;
-	size_t i = (size_t)(b - t->slots);
+	size_t i = t->blocks[pos].hash & mask;
 
-	free_key(b);
-	for (size_t j = (i + 1) & mask; t->slots[j].used; j = (j + 1) & mask) {
-		size_t home = t->slots[j].hash & mask;
-		/* Shift j back into the hole unless its home lies in (i, j]. */
+	while (slot_pos(t->slots[i]) != pos)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Empty slot I and shift later members of its run back, so that every
+ * remaining key stays reachable from its home slot. */
+static void delete_slot(struct alloc_table *t, size_t i)
+{
+	size_t mask = t->nslots - 1;
+
+	for (size_t j = (i + 1) & mask; t->slots[j]; j = (j + 1) & mask) {
+		size_t home = slot_home(t, t->slots[j]);
+		/* Move j into the hole unless its home lies in (i, j]. */
 		if (((j - home) & mask) >= ((j - i) & mask)) {
 			t->slots[i] = t->slots[j];
 			i = j;
 		}
 	}
-	t->slots[i].used = 0;
+	t->slots[i] = 0;
+}
+
+void table_remove(struct alloc_table *t, struct block *b)
+{
+	size_t pos = (size_t)(b - t->blocks), last = t->count - 1;
+
+	free_key(b);
+	delete_slot(t, slot_index(t, pos));
+	if (pos != last) {
+		/* Fill the hole with the last block and repoint its slot. */
+		size_t s = slot_index(t, last);
+		t->blocks[pos] = t->blocks[last];
+		t->slots[s] = slot_of(t->blocks[pos].hash, pos);
+	}
 	t->count--;
 }
 
 struct block **table_collect(struct alloc_table *t, size_t *n)
 {
 	struct block **out = xmalloc(t->count * sizeof *out);
-	size_t k = 0;
 
-	for (size_t i = 0; i < t->nslots; i++)
-		if (t->slots[i].used)
-			out[k++] = &t->slots[i];
-	*n = k;
+	for (size_t i = 0; i < t->count; i++)
+		out[i] = &t->blocks[i];
+	*n = t->count;
 	return out;
 }

@@ -1,9 +1,15 @@
-/* table.h - the table of live blocks: open addressing, linear probing,
- * keyed by the address *string* of the log.  The Perl checker keys its hash
- * by the field text, so "0x10" and "0x010" are different blocks there and
- * must be here too; short keys (every real pointer) are stored inline.
- * Frees delete by backward shift, so the table holds exactly the live
- * blocks and memory follows them, not the length of the log.
+/* table.h - the table of live blocks, keyed by the address *string* of
+ * the log.  The Perl checker keys its hash by the field text, so "0x10"
+ * and "0x010" are different blocks there and must be here too; short keys
+ * (every real pointer) are stored inline.
+ *
+ * Layout: the blocks sit in a dense array; an open-addressing index of
+ * 8-byte slots (linear probing, kept at most a quarter full) points into
+ * it.  A slot holds the low 32 bits of the key's hash next to the block's
+ * position, so a probe reads one small slot and touches a block only on a
+ * likely match.  Removal shifts later slots of the run back (no
+ * tombstones) and moves the last block into the hole, so the table holds
+ * exactly the live blocks and memory follows them, not the log.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_TABLE_H
@@ -20,17 +26,17 @@ struct block {
 		char *heap;
 	} key;
 	uint32_t key_len;
-	uint32_t used;       /* slot occupied */
+	int32_t stack;       /* stack index, -1 when the log gave none */
 	uint64_t size;       /* hex() of the size field */
 	uint64_t line;       /* line number of the allocation */
 	uint32_t where;      /* string pool id of the WHERE field */
-	int32_t stack;       /* stack index, -1 when the log gave none */
 };
 
 struct alloc_table {
-	struct block *slots;
-	size_t nslots;       /* power of two */
-	size_t count;
+	struct block *blocks;        /* dense: blocks[0 .. count) */
+	size_t count, cap;
+	uint64_t *slots;             /* 0 empty, else hash low 32 << 32 | pos + 1 */
+	size_t nslots;               /* power of two */
 };
 
 void table_init(struct alloc_table *t);
@@ -44,7 +50,7 @@ struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash)
 struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t hash);
 void table_remove(struct alloc_table *t, struct block *b);
 
-/* Pointers to every live block, in table order; caller frees the array. */
+/* Pointers to every live block; caller frees the array. */
 struct block **table_collect(struct alloc_table *t, size_t *n);
 
 #endif
