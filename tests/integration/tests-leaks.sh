@@ -14,7 +14,9 @@ leak_run() {
 	st=$?
 	[ $st -eq 0 ] || { fail "$prog exited with $st: $(head -c 300 err)"; return 1; }
 	[ ! -s err ] || { fail "unexpected stderr: $(head -c 300 err)"; return 1; }
-	expect_leaks "$BUILD/$prog" log "$want"
+	expect_leaks "$BUILD/$prog" log "$want" || return 1
+	[ "$MODE" != libmtrace ] || [ ! -s log ] || [ "$(sed -n 2p log | cut -c1-3)" != "#v " ] ||
+		[ "$(log_program log)" = "$BUILD/$prog" ] || { fail "#p is '$(log_program log)', not $BUILD/$prog"; return 1; }
 }
 
 t_static() {

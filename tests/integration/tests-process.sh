@@ -41,6 +41,7 @@ t_percent_p() {
 	traced 'log.%p' MEMLEAK_CONFIG=mtraceinit "$BUILD/exec_child" >out 2>err
 	pid=$(awk '{ print $3 }' out)
 	[ -f "log.$pid" ] || { fail "no log.$pid; files: $(ls)"; return 1; }
+	[ "$(log_field "log.$pid" pid)" = "$pid" ] || { fail "#v pid is not $pid"; return 1; }
 	expect_leaks "$BUILD/exec_child" "log.$pid" "321 654"
 }
 
@@ -68,6 +69,7 @@ fork_case() {
 	[ -n "$ppid" ] && [ "$(log_field "log.$child" forked-from)" = "$ppid" ] ||
 		{ fail "child header: $(sed -n 2p "log.$child"), parent pid $ppid"; return 1; }
 	[ "$(log_field "log.$child" pid)" = "$child" ] || { fail "child #v pid is not $child"; return 1; }
+	[ "$(log_field "log.$child" ppid)" = "$ppid" ] || { fail "child #v ppid is not $ppid"; return 1; }
 	no_child_events log || return 1
 }
 
