@@ -34,7 +34,7 @@ ALL_TESTS=(
 	exec-system exec-self exec-threads exec-fails
 	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open
 	closefds
-	classic classic-nopie semantics
+	classic classic-nopie classic-more semantics
 	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
 )
 
