@@ -14,6 +14,7 @@ void ext_init(struct ext_store *x)
 	u64map_init(&x->mid_index);
 	u64map_init(&x->sid_index);
 	u64map_init(&x->abs_names);
+	x->last_stack = -1;
 }
 
 static void free_name(void *v)
@@ -210,6 +211,8 @@ static void record_stack(struct ext_store *x, const char *line, size_t len)
 	x->stacks[x->nstacks] = (struct stack){ sid, n, frames };
 	*u64map_put(&x->sid_index, sid) = (void *)(uintptr_t)(x->nstacks + 1);
 	x->nstacks++;
+	if (sid == x->last_sid)
+		x->last_stack = -1;
 }
 
 static void record_version(struct ext_store *x, const struct slice *f, size_t nf)
@@ -256,12 +259,16 @@ int32_t ext_stack_ref(struct ext_store *x, struct slice field)
 		return -1;
 	if (parse_dec_u64((struct slice){ field.p + 1, field.n - 1 }, &sid))
 		return -1;
+	if (x->last_stack >= 0 && sid == x->last_sid)
+		return x->last_stack;
 	void **slot = u64map_get(&x->sid_index, sid);
 	if (!slot) {
 		x->dangling_refs++;
 		return -1;
 	}
-	return (int32_t)((uintptr_t)*slot - 1);
+	x->last_sid = sid;
+	x->last_stack = (int32_t)((uintptr_t)*slot - 1);
+	return x->last_stack;
 }
 
 const struct frame_name *ext_frame_name(struct module *m, uint64_t off)

@@ -60,6 +60,8 @@ struct ext_store {
 	struct u64map abs_names; /* address -> struct frame_name * ("#f -") */
 	uint64_t bad_records;
 	uint64_t dangling_refs;
+	uint64_t last_sid;       /* the last "s<ID>" resolved: events come in */
+	int32_t last_stack;      /* runs from the same call site; -1: none */
 };
 
 void ext_init(struct ext_store *x);
