@@ -31,7 +31,7 @@ ALL_TESTS=(
 	threads threads-configs thread-exit tls-dtors bigheap late-start muntrace-threads exit-busy concurrent stale-log percent-p
 	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork exec-fork-closefds
 	exec-vfork-closefds
-	exec-system exec-self exec-threads exec-fails
+	exec-system exec-self exec-threads exec-busy exec-fails
 	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open
 	closefds
 	classic classic-nopie classic-more semantics

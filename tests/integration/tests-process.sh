@@ -177,6 +177,22 @@ t_exec_threads() {
 	check_grammar log
 }
 
+# The parent keeps allocating while its exec'd child (the 4-thread program)
+# writes its own log: both complete.
+t_exec_busy() {
+	need_libmtrace || return
+	local f child=""
+	traced log MEMLEAK_CONFIG=mtraceinit "$BUILD/exec_parent" fork-busy "$BUILD/threads" >out 2>err ||
+		{ fail "exit status $?: $(cat err)"; return 1; }
+	grep -q '^child status 0$' out || { fail "child failed: $(cat out)"; return 1; }
+	expect_leaks "$BUILD/exec_parent" log "123 124" || { fail "(parent log)"; return 1; }
+	for f in $(trace_logs log); do
+		[[ "$(log_program "$f")" != */threads ]] || child=$f
+	done
+	[ -n "$child" ] || { fail "no log of the exec'd program: $(trace_logs log | tr '\n' ' ')"; return 1; }
+	expect_leaks "$BUILD/threads" "$child" "1000 1001 1002 1003"
+}
+
 # A failed exec changes nothing: the program goes on, its log intact.
 t_exec_fails() {
 	need_libmtrace || return

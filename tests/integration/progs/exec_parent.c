@@ -5,11 +5,13 @@
  * "exec" replaces the parent itself: its log must keep the 123-byte leak.
  * "vfork" runs the child through vfork() + execv(); "fork-closefds" and
  * "vfork-closefds" also close every descriptor above 2 in the child first,
- * as Python's subprocess and posix_spawn file actions do.  "threads-exec" is
+ * as Python's subprocess and posix_spawn file actions do.  "fork-busy" keeps
+ * allocating while the child runs (two live traced processes writing).
+ * "threads-exec" is
  * "exec" while another thread keeps allocating.  "badexec" tries to exec
  * a missing file first, which fails; the program then goes on as "fork".
- * Usage: exec_parent fork|vfork|fork-closefds|vfork-closefds|system|exec|
- *                    threads-exec|badexec CHILD */
+ * Usage: exec_parent fork|vfork|fork-closefds|vfork-closefds|fork-busy|
+ *                    system|exec|threads-exec|badexec CHILD */
 #include <mcheck.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -36,7 +38,13 @@ static void exec_with_thread(char **argv)
 	_exit(127);
 }
 
-static int run_forked(char *child, int use_vfork, int close_fds)
+static void churn(void)
+{
+	for (int i = 0; i < 200000; i++)
+		free(used(malloc(16 + i % 256)));
+}
+
+static int run_forked(char *child, int use_vfork, int close_fds, int busy)
 {
 	char *args[] = { child, NULL };
 	int status;
@@ -48,6 +56,8 @@ static int run_forked(char *child, int use_vfork, int close_fds)
 		execv(child, args);
 		_exit(127);
 	}
+	if (busy && pid > 0)
+		churn();
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return -1;
 	return status;
@@ -79,7 +89,8 @@ int main(int argc, char **argv)
 		status = system(argv[2]);
 	else
 		status = run_forked(argv[2], strncmp(argv[1], "vfork", 5) == 0,
-				    strstr(argv[1], "-closefds") != NULL);
+				    strstr(argv[1], "-closefds") != NULL,
+				    strcmp(argv[1], "fork-busy") == 0);
 	after = malloc(124);
 	escape(after);
 	free(used(strdup("parent done")));
