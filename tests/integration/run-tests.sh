@@ -24,18 +24,25 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-compat.sh"
 
 ALL_TESTS=(
-	static static-O0 static-nopie strdup template template-mtraceinit cxx-demangle
-	mtraceinit setenv exit-return exit-exit exit-_exit exit-frees muntrace restart signal-stack
-	stacks odd-stacks jit small-stack long-names long-paths dlopen
-	depth config-unknown unwinders
-	threads threads-configs thread-exit tls-dtors bigheap late-start muntrace-threads exit-busy concurrent stale-log percent-p
-	fork-exit fork-_exit fork-O0 fork-classic fork-threads fork-dlopen exec-fork exec-vfork exec-fork-closefds
-	exec-vfork-closefds
-	exec-system exec-self exec-threads exec-busy exec-fails
-	setuid stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open
+	# tests-leaks.sh
+	static static-O0 static-nopie strdup template template-mtraceinit
+	cxx-demangle mtraceinit setenv exit-return exit-exit exit-_exit exit-frees
+	muntrace restart signal-stack stacks odd-stacks jit small-stack long-names
+	long-paths dlopen dlopen-copy depth config-unknown unwinders
+	# tests-threads.sh
+	threads threads-configs thread-exit tls-dtors bigheap late-start
+	muntrace-threads exit-busy
+	# tests-process.sh
+	concurrent stale-log percent-p fork-exit fork-_exit fork-O0 fork-classic
+	fork-threads fork-dlopen exec-fork exec-vfork exec-fork-closefds
+	exec-vfork-closefds exec-system exec-self exec-threads exec-busy exec-fails
+	setuid
+	# tests-io.sh
+	stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open
 	closefds
-	classic classic-nopie classic-more semantics
-	real-python real-perl real-bash real-bash-fds real-gcc real-git real-sort
+	# tests-compat.sh
+	classic classic-nopie classic-more semantics real-python real-perl
+	real-bash real-bash-fds real-gcc real-git real-sort
 )
 
 passed=0 failed=0 skipped=0

@@ -233,6 +233,20 @@ t_dlopen() {
 	expect_stack log 77 plugin_helper plugin_leak main
 }
 
+# A copy of the plugin loaded (likely at the same address) after the first
+# is dlclose()d: the second leak's frames belong to the copy's "#m" record.
+t_dlopen_copy() {
+	local where
+	cp "$BUILD/plugin.so" a.so && cp "$BUILD/plugin.so" b.so
+	leak_run dlopen_main "77 77 99" -- "$T/a.so" "$T/b.so" || return 1
+	[ "$MODE" = libmtrace ] || return 0
+	where=$(awk '$1 == "#m" { p = $0; sub(/^#m [^ ]+ [^ ]+ [^ ]+ /, "", p); path[$2] = p }
+		$1 == "#s" { stack[$2] = $3 }
+		$1 == "@" && $3 == "+" && $5 == "0x4d" { split(stack[substr($6, 2)], f, ":"); print path[f[1]] }' log | tr '\n' ' ')
+	[ "$where" = "$T/a.so $T/b.so " ] ||
+		{ fail "frame 0 of the two plugin leaks lies in [$where], expected a.so then b.so"; return 1; }
+}
+
 # depth_case N LEVELS: with depth=N every stack has at most N frames.
 depth_case() {
 	local conf=${1:+depth=$1} max

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * dlopen_main.c - dlopen a plugin, let it leak and dlclose it, twice; then
  * allocate again.  Known leaks: 77 and 77 (in the plugin), 99 (after).
- * Usage: dlopen_main /abs/path/plugin.so */
+ * With a second path, the second cycle loads that file instead (a copy of
+ * the plugin, which the loader is likely to map at the same address).
+ * Usage: dlopen_main /abs/path/plugin.so [/abs/path/other.so] */
 #include <dlfcn.h>
 #include <mcheck.h>
 #include <stdlib.h>
@@ -28,7 +30,8 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	mtrace();
-	if (plugin_cycle(argv[1]) != 0 || plugin_cycle(argv[1]) != 0)
+	if (plugin_cycle(argv[1]) != 0 ||
+	    plugin_cycle(argc > 2 ? argv[2] : argv[1]) != 0)
 		return 1;
 	kept = malloc(99);
 	escape(kept);
