@@ -1,6 +1,7 @@
 /* ldtrace.c - ld.so's list of loaded objects (see ldtrace.h).
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#define _GNU_SOURCE      /* pipe2 */
 #include "ldtrace.h"
 #include "elfinfo.h"
 #include "fields.h"
@@ -139,33 +140,43 @@ static char *read_all(int fd, size_t *len, int *timed_out)
 	return buf;
 }
 
-void ldtrace_load(const char *prog, struct strmap *map)
+void ldtrace_start(const char *prog, struct ldtrace_run *run)
 {
 	struct elf_info info;
-	int fds[2], timed_out;
-	size_t len;
+	int fds[2];
 
+	run->pid = 0;
 	if (elf_inspect(prog, &info) != 0 || !info.is_elf || !info.has_interp ||
-	    access(prog, X_OK) != 0 || pipe(fds) != 0)
+	    access(prog, X_OK) != 0 || pipe2(fds, O_CLOEXEC) != 0)
 		return;
 	char **env = traced_environment();
 	fflush(NULL);
 	pid_t pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
+	if (pid == 0)
 		run_child(prog, fds[1], env);
-	}
 	free(env);
 	close(fds[1]);
 	if (pid < 0) {
 		close(fds[0]);
 		return;
 	}
-	char *out = read_all(fds[0], &len, &timed_out);
-	close(fds[0]);
+	run->pid = pid;
+	run->fd = fds[0];
+}
+
+void ldtrace_collect(struct ldtrace_run *run, struct strmap *map)
+{
+	int timed_out;
+	size_t len;
+
+	if (!run->pid)
+		return;
+	char *out = read_all(run->fd, &len, &timed_out);
+	close(run->fd);
 	if (timed_out)
-		kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+		kill(run->pid, SIGKILL);
+	waitpid(run->pid, NULL, 0);
+	run->pid = 0;
 	/* Perl's chop drops the last byte of every line, newline or not. */
 	for (size_t start = 0; start < len;) {
 		char *nl = memchr(out + start, '\n', len - start);
@@ -175,4 +186,14 @@ void ldtrace_load(const char *prog, struct strmap *map)
 		start = nl ? end + 1 : len;
 	}
 	free(out);
+}
+
+void ldtrace_cancel(struct ldtrace_run *run)
+{
+	if (!run->pid)
+		return;
+	close(run->fd);
+	kill(run->pid, SIGKILL);
+	waitpid(run->pid, NULL, 0);
+	run->pid = 0;
 }

@@ -25,6 +25,9 @@ void locator_init(struct locator *l, const char *binary)
 		sprintf(p, "./%s", binary);
 		l->prog = p;
 	}
+	/* Like the script, ask ld.so for the load addresses right away: the
+	 * run overlaps the reading of the log. */
+	ldtrace_start(l->prog, &l->ld_run);
 }
 
 static void free_cached(void *v)
@@ -37,6 +40,7 @@ static void free_cached(void *v)
 
 void locator_destroy(struct locator *l)
 {
+	ldtrace_cancel(&l->ld_run);
 	strmap_each(&l->ld_bases, free);
 	strmap_destroy(&l->ld_bases);
 	strmap_each(&l->cache, free_cached);
@@ -160,7 +164,7 @@ static uint64_t ld_base(struct locator *l, struct slice prog)
 {
 	if (!l->ld_loaded) {
 		l->ld_loaded = 1;
-		ldtrace_load(l->prog, &l->ld_bases);
+		ldtrace_collect(&l->ld_run, &l->ld_bases);
 	}
 	void **slot = strmap_get(&l->ld_bases, prog);
 	return slot ? *(uint64_t *)*slot : 0;
