@@ -114,9 +114,13 @@ CONFIGS = [
     Config("ours-glibcunw", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
                              "MEMLEAK_CONFIG": "unwind=glibc"},
            log="log", needs=[OURS], default=False),
-    # libmtrace's own cached DWARF unwinder (experimental): only on request.
+    # Each of libmtrace's unwinders by name (the default is "fast", its own
+    # cached .eh_frame unwinder): only on request.
     Config("ours-fastunw", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
                             "MEMLEAK_CONFIG": "unwind=fast"},
+           log="log", needs=[OURS], default=False),
+    Config("ours-libunwind", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
+                              "MEMLEAK_CONFIG": "unwind=libunwind"},
            log="log", needs=[OURS], default=False),
     # The opt-in frame-pointer unwinder needs programs built with frame
     # pointers: both run the *-fp builds, compare ours-fp with native-fp.
