@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { EXIT_CLEAN = 0, EXIT_LEAKS = 1, EXIT_TROUBLE = 2 };
 
@@ -44,7 +45,12 @@ static int replay(struct engine *e, struct line_reader *lr, const char *name)
 static int print_if_report(const char *path)
 {
 	char first[64] = "";
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : NULL;
+	struct stat st;
+	/* Only a regular file can be read twice: a FIFO's first line would
+	 * be lost to the log reader. */
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	FILE *f = fopen(path, "r");
 	if (f == NULL)
 		return -1;
 	if (fgets(first, sizeof first, f) == NULL || !memlog_is_report(first)) {
