@@ -28,7 +28,7 @@ ALL_TESTS=(
 	static static-O0 static-nopie strdup template template-mtraceinit
 	cxx-demangle mtraceinit setenv exit-return exit-exit exit-_exit exit-frees
 	muntrace restart signal-stack stacks odd-stacks jit small-stack long-names
-	long-paths dlopen dlopen-copy depth config-unknown unwinders
+	long-paths dlopen dlopen-copy dlopen-deepbind depth config-unknown unwinders
 	# tests-threads.sh
 	threads threads-configs thread-exit tls-dtors bigheap late-start
 	muntrace-threads exit-busy

@@ -247,6 +247,18 @@ t_dlopen_copy() {
 		{ fail "frame 0 of the two plugin leaks lies in [$where], expected a.so then b.so"; return 1; }
 }
 
+# RTLD_DEEPBIND makes the plugin's malloc/free bypass the preload: the
+# tracer must either strip the flag (then the log is exact) or warn.
+t_dlopen_deepbind() {
+	need_libmtrace || return
+	traced log "$BUILD/deepbind_main" "$BUILD/plugin.so" >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	if grep -q '^libmtrace:' err; then
+		note "warned: $(cat err)"
+		return 0
+	fi
+	expect_leaks "$BUILD/deepbind_main" log 300 || { fail "(no warning on stderr either)"; return 1; }
+}
+
 # depth_case N LEVELS: with depth=N every stack has at most N frames.
 depth_case() {
 	local conf=${1:+depth=$1} max
