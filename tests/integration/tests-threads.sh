@@ -34,6 +34,11 @@ t_tls_dtors() {
 	leak_run tls_dtors 64
 }
 
+# Dynamic TLS of a dlopen()ed plugin, allocated inside __tls_get_addr.
+t_dlopen_tls() {
+	leak_run tls_main "" -- "$BUILD/tls_plugin.so"
+}
+
 # 400000 blocks live at once, freed cross-thread.
 t_bigheap() {
 	leak_run bigheap "2222 3333"
