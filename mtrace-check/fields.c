@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "fields.h"
+#include "wsmask.h"
 
 #include <string.h>
 
@@ -68,32 +69,6 @@ size_t split_fields(const char *line, size_t len, struct slice *out, size_t max)
 }
 
 #ifdef __SSE2__
-#include <emmintrin.h>
-
-static inline __attribute__((always_inline)) void masks64(const unsigned char *p, uint64_t *ws,
-								 uint64_t *nl)
-{
-	const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
-	const __m128i above = _mm_set1_epi8('\t' - 1), below = _mm_set1_epi8('\r' + 1);
-	uint64_t w = 0, n = 0;
-
-	for (int i = 0; i < 4; i++) {
-		__m128i c = _mm_loadu_si128((const __m128i *)(p + 16 * i));
-		/* \t..\r by signed compares: bytes >= 0x80 are negative, so out. */
-		__m128i range = _mm_and_si128(_mm_cmpgt_epi8(c, above), _mm_cmplt_epi8(c, below));
-		__m128i is_ws = _mm_or_si128(_mm_cmpeq_epi8(c, space), range);
-		w |= (uint64_t)(uint16_t)_mm_movemask_epi8(is_ws) << (16 * i);
-		n |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c, newline)) << (16 * i);
-	}
-	*ws = w;
-	*nl = n;
-}
-
-void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
-{
-	masks64(p, ws, nl);
-}
-
 static uint64_t low_bits(unsigned n)
 {
 	return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
@@ -107,7 +82,7 @@ static size_t split_short_line(const char *line, struct slice *out, size_t max,
 {
 	uint64_t ws, nlm;
 
-	masks64((const unsigned char *)line, &ws, &nlm);
+	whitespace_masks64((const unsigned char *)line, &ws, &nlm);
 	if (!nlm) {
 		*nl = NULL;
 		return 0;
@@ -199,7 +174,7 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 			memcpy(tmp, blk, avail);
 			blk = tmp;
 		}
-		masks64(blk, &ws, &nlm);
+		whitespace_masks64(blk, &ws, &nlm);
 		unsigned limit = avail < 64 ? (unsigned)avail : 64;
 		nlm &= low_bits(limit);
 		if (nlm)
@@ -223,17 +198,6 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 }
 
 #else
-
-void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
-{
-	uint64_t w = 0, n = 0;
-	for (int i = 0; i < 64; i++) {
-		w |= (uint64_t)space_table[p[i]] << i;
-		n |= (uint64_t)(p[i] == '\n') << i;
-	}
-	*ws = w;
-	*nl = n;
-}
 
 size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
 		  const char **nl)

@@ -29,10 +29,6 @@ size_t split_fields(const char *line, size_t len, struct slice *out, size_t max)
 size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
 		  const char **nl);
 
-/* Bitmaps of the whitespace bytes (as perl_is_space) and of the newlines
- * among the 64 bytes at P: bit i stands for P[i]. */
-void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl);
-
 uint64_t perl_hex(struct slice s);
 uint64_t c_strtou64_hex(struct slice s);
 

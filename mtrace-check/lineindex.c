@@ -3,6 +3,7 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "lineindex.h"
 #include "fields.h"
+#include "wsmask.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,49 @@
+/* wsmask.h - whitespace and newline bitmaps of 64 bytes, the inner step of
+ * both splitters (fields.c line by line, lineindex.c buffer by buffer);
+ * inline because it runs once per line or per 64 bytes of the log.
+ * "Whitespace" is Perl's split(' ') set: \t \n \v \f \r and space.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_WSMASK_H
+#define MTC_WSMASK_H
+
+#include <stdint.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit i of *WS: P[i] is whitespace; of *NL: P[i] is '\n'. */
+static inline __attribute__((always_inline)) void
+whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
+{
+	const __m128i space = _mm_set1_epi8(' '), newline = _mm_set1_epi8('\n');
+	const __m128i above = _mm_set1_epi8('\t' - 1), below = _mm_set1_epi8('\r' + 1);
+	uint64_t w = 0, n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		__m128i c = _mm_loadu_si128((const __m128i *)(p + 16 * i));
+		/* \t..\r by signed compares: bytes >= 0x80 are negative, so out. */
+		__m128i range = _mm_and_si128(_mm_cmpgt_epi8(c, above), _mm_cmplt_epi8(c, below));
+		__m128i is_ws = _mm_or_si128(_mm_cmpeq_epi8(c, space), range);
+		w |= (uint64_t)(uint16_t)_mm_movemask_epi8(is_ws) << (16 * i);
+		n |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c, newline)) << (16 * i);
+	}
+	*ws = w;
+	*nl = n;
+}
+
+#else
+
+static inline void whitespace_masks64(const unsigned char *p, uint64_t *ws, uint64_t *nl)
+{
+	uint64_t w = 0, n = 0;
+	for (int i = 0; i < 64; i++) {
+		w |= (uint64_t)(p[i] == ' ' || (p[i] >= '\t' && p[i] <= '\r')) << i;
+		n |= (uint64_t)(p[i] == '\n') << i;
+	}
+	*ws = w;
+	*nl = n;
+}
+
+#endif
+#endif
