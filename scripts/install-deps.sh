@@ -3,7 +3,8 @@
 # Used by `make deps` and by CI.  GPL-3.0-or-later.
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
-          libunwind-dev libc-devtools clang g++ gdb valgrind heaptrack hyperfine)
+          libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb valgrind
+          heaptrack hyperfine)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
