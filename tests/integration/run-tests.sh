@@ -30,7 +30,7 @@ ALL_TESTS=(
 	muntrace restart signal-stack stacks odd-stacks jit small-stack long-names
 	long-paths dlopen dlopen-copy dlopen-deepbind depth config-unknown unwinders
 	# tests-threads.sh
-	threads threads-configs thread-exit tls-dtors dlopen-tls bigheap late-start
+	threads threads-configs thread-exit tls-dtors dlopen-tls dlopen-race bigheap late-start
 	muntrace-threads exit-busy
 	# tests-process.sh
 	concurrent stale-log percent-p fork-exit fork-_exit fork-O0 fork-classic

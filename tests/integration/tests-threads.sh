@@ -39,6 +39,24 @@ t_dlopen_tls() {
 	leak_run tls_main "" -- "$BUILD/tls_plugin.so"
 }
 
+# dlopen()/dlclose() in a loop (the loader allocates under its lock) while
+# other threads allocate with new stacks (symbols looked up under the
+# loader's lock): no lock-order deadlock, under every configuration.
+t_dlopen_race() {
+	local conf mode st RUN_TIMEOUT=20
+	for conf in "" unwind=libunwind unwind=glibc unwind=fp classic; do
+		[ "$MODE" = libmtrace ] || [ -z "$conf" ] || continue
+		rm -f log
+		traced log ${conf:+MEMLEAK_CONFIG=$conf} "$BUILD/dlopen_race" "$BUILD/plugin.so" >out 2>err
+		st=$?
+		[ $st -ne 124 ] || { fail "${conf:-default}: timed out after ${RUN_TIMEOUT}s (deadlock?)"; return 1; }
+		[ $st -eq 0 ] || { fail "${conf:-default}: exit status $st: $(cat err)"; return 1; }
+		mode=$MODE
+		[ "$conf" != classic ] || mode=classic
+		MODE=$mode expect_leaks "$BUILD/dlopen_race" log "" || { fail "${conf:-default}"; return 1; }
+	done
+}
+
 # 400000 blocks live at once, freed cross-thread.
 t_bigheap() {
 	leak_run bigheap "2222 3333"
