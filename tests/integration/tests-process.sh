@@ -89,29 +89,42 @@ t_fork_O0() { fork_case fork_O0 _exit; }
 
 # Fork while another thread hammers malloc: no deadlock, every child log clean.
 t_fork_threads() {
-	local n=60 logs st RUN_TIMEOUT=20
-	traced log "$BUILD/fork_threads" $n >out 2>err
-	st=$?
-	[ $st -ne 124 ] || { fail "timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
-	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
-	expect_leaks "$BUILD/fork_threads" log "" || return 1
-	[ "$MODE" = libmtrace ] || return 0
-	logs=$(trace_logs log | grep -vc '^log$')
-	[ "$logs" -eq $n ] || { fail "$logs child logs, expected $n"; return 1; }
-	check_children log
+	local n=50 logs st u RUN_TIMEOUT=20
+	for u in "" unwind=libunwind unwind=glibc unwind=fp classic; do
+		[ "$MODE" = libmtrace ] || [ -z "$u" ] || continue
+		rm -f log log.*
+		traced log ${u:+MEMLEAK_CONFIG=$u} "$BUILD/fork_threads" $n >out 2>err
+		st=$?
+		[ $st -ne 124 ] || { fail "${u:-default}: timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
+		[ $st -eq 0 ] || { fail "${u:-default}: exit status $st: $(cat out err)"; return 1; }
+		if [ "$u" = classic ]; then
+			MODE=classic expect_leaks "$BUILD/fork_threads" log "" || { fail "$u"; return 1; }
+			continue
+		fi
+		expect_leaks "$BUILD/fork_threads" log "" || { fail "${u:-default}"; return 1; }
+		[ "$MODE" = libmtrace ] || continue
+		logs=$(trace_logs log | grep -vc '^log$')
+		[ "$logs" -eq $n ] || { fail "${u:-default}: $logs child logs, expected $n"; return 1; }
+		check_children log || { fail "${u:-default}"; return 1; }
+	done
 }
 
-# Fork while another thread is inside dlopen()/dlclose(): no deadlock,
+# Fork while another thread is inside dlopen()/dlclose() (which holds the
+# loader's locks a child's unwinder needs): no deadlock under any unwinder,
 # every child log clean.
 t_fork_dlopen() {
-	local n=60 st RUN_TIMEOUT=20
-	traced log "$BUILD/fork_dlopen" "$BUILD/plugin.so" $n >out 2>err
-	st=$?
-	[ $st -ne 124 ] || { fail "timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
-	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
-	expect_leaks "$BUILD/fork_dlopen" log "" || return 1
-	[ "$MODE" = libmtrace ] || return 0
-	check_children log
+	local n=40 st u RUN_TIMEOUT=20
+	for u in "" unwind=libunwind unwind=glibc unwind=fp; do
+		[ "$MODE" = libmtrace ] || [ -z "$u" ] || continue
+		rm -f log log.*
+		traced log ${u:+MEMLEAK_CONFIG=$u} "$BUILD/fork_dlopen" "$BUILD/plugin.so" $n >out 2>err
+		st=$?
+		[ $st -ne 124 ] || { fail "${u:-default}: timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
+		[ $st -eq 0 ] || { fail "${u:-default}: exit status $st: $(cat out err)"; return 1; }
+		expect_leaks "$BUILD/fork_dlopen" log "" || { fail "${u:-default}"; return 1; }
+		[ "$MODE" = libmtrace ] || continue
+		check_children log || { fail "${u:-default}"; return 1; }
+	done
 }
 
 # check_children LOG: in every LOG.* no bogus lines, the child's own
