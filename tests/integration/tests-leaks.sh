@@ -170,6 +170,18 @@ t_odd_stacks() {
 	done
 }
 
+# A signal handler allocates every 100 us, interrupting code at arbitrary
+# instructions: each unwinder has to start from such signal frames.
+t_async_unwind() {
+	local u
+	for u in "" unwind=libunwind unwind=glibc unwind=fp; do
+		[ "$MODE" = libmtrace ] || [ -z "$u" ] || continue
+		rm -f log
+		leak_run async_unwind "" ${u:+MEMLEAK_CONFIG=$u} || { fail "${u:-default unwinder}"; return 1; }
+		grep -q '^ticks>0 1$' out || { fail "no signal arrived: $(cat out)"; return 1; }
+	done
+}
+
 # malloc() called from generated code without a module or unwind info.
 t_jit() {
 	local u
