@@ -26,20 +26,21 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 ALL_TESTS=(
 	# tests-leaks.sh
 	static static-O0 static-nopie strdup template template-mtraceinit
-	cxx-demangle mtraceinit setenv exit-return exit-exit exit-_exit exit-frees
-	muntrace restart signal-stack stacks odd-stacks async-unwind jit small-stack long-names
-	long-paths dlopen dlopen-copy dlopen-deepbind depth config-unknown unwinders
+	cxx-demangle mtraceinit setenv exit-return exit-exit exit-_exit
+	exit-frees muntrace restart signal-stack stacks odd-stacks
+	async-unwind jit small-stack long-names long-paths dlopen dlopen-copy
+	dlopen-deepbind depth config-unknown unwinders
 	# tests-threads.sh
-	threads threads-configs thread-exit tls-dtors dlopen-tls dlopen-race bigheap late-start
-	muntrace-threads exit-busy
+	threads threads-configs thread-exit tls-dtors dlopen-tls dlopen-race
+	bigheap late-start muntrace-threads exit-busy
 	# tests-process.sh
-	concurrent stale-log percent-p fork-exit fork-_exit fork-O0 fork-classic
-	fork-threads fork-dlopen exec-fork exec-vfork exec-fork-closefds
-	exec-vfork-closefds exec-system exec-self exec-threads exec-busy exec-fails
-	setuid
+	concurrent stale-log percent-p fork-exit fork-_exit fork-O0
+	fork-classic fork-threads fork-dlopen exec-fork exec-vfork
+	exec-fork-closefds exec-vfork-closefds exec-system exec-self
+	exec-threads exec-busy exec-fails setuid
 	# tests-io.sh
-	stdout-log devfull fsize-limit unwritable reader-quits eintr eintr-open
-	closefds
+	stdout-log devfull fsize-limit unwritable reader-quits eintr
+	eintr-open closefds
 	# tests-compat.sh
 	classic classic-nopie classic-more semantics real-python real-perl
 	real-bash real-bash-fds real-gcc real-git real-sort
