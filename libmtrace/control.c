@@ -136,11 +136,30 @@ __attribute__((constructor)) static void on_load(void)
         start_collection();
 }
 
+/* RTLD_DEEPBIND makes a library bind malloc and free to libc's own, past
+ * this preload: blocks would then change hands unseen and the log would be
+ * wrong.  The flag is removed (as heaptrack does) and the log says so.
+ * Every path ends in a tail call, so glibc still sees the program's return
+ * address, which chooses the search path ($ORIGIN, RUNPATH) and the
+ * namespace. */
+MT_EXPORT void *dlopen(const char *file, int mode)
+{
+    static void *(*real_dlopen)(const char *, int);
+    if (real_dlopen == NULL)
+        real_dlopen = (void *(*)(const char *, int))real_next_symbol("dlopen");
+    if ((mode & RTLD_DEEPBIND) && tracer_active() && guard_enter()) {
+        tracer_note("dlopen(", file ? file : "NULL",
+                    ", RTLD_DEEPBIND): flag removed, so that the library's "
+                    "allocations stay traced");
+        guard_leave();
+        mode &= ~RTLD_DEEPBIND;
+    }
+    return real_dlopen(file, mode);
+}
+
 /* dlclose() may unload code that stacks point into: note it in the log,
  * and resolve addresses anew from then on.  It runs inside the fork gate
- * (forkgate.h).  dlopen() is not wrapped: glibc takes the caller's return
- * address to choose the search path ($ORIGIN, RUNPATH), and a wrapper
- * would put ours in its place. */
+ * (forkgate.h).  (dlopen() cannot be: it must end in a tail call.) */
 MT_EXPORT int dlclose(void *handle)
 {
     static int (*real_dlclose)(void *);

@@ -505,6 +505,20 @@ void tracer_after_dlclose(void)
     spin_unlock(&log_state.lock);
 }
 
+void tracer_note(const char *a, const char *b, const char *c)
+{
+    spin_lock(&log_state.lock);
+    if (log_state.logging && !mt_config.classic) {
+        writer_puts(&log_state.w, MTF_REC_COMMENT);
+        writer_puts(&log_state.w, a);
+        writer_puts(&log_state.w, b);
+        writer_puts(&log_state.w, c);
+        writer_putc(&log_state.w, '\n');
+        stop_on_write_failure();
+    }
+    spin_unlock(&log_state.lock);
+}
+
 /* At exit: write out what is buffered, then write every later line (frees
  * from destructors that run after us) as it comes. */
 void tracer_exit_flush(void)

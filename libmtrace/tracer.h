@@ -42,6 +42,8 @@ void tracer_fork_prepare(void);
 void tracer_fork_parent(void);
 void tracer_fork_child(void);
 int  tracer_started(void);
+/* A "# A B C" comment line in the log (guard entered, no lock held). */
+void tracer_note(const char *a, const char *b, const char *c);
 /* Highest live byte count seen, after counting LIVE_NOW (exact now). */
 long tracer_peak_bytes(long live_now);
 /* The log's path when one is open, else NULL (reports are named from it). */
