@@ -57,6 +57,19 @@ t_dlopen_race() {
 	done
 }
 
+# Threads cancelled while they allocate: the tracer's write(2) is a
+# cancellation point, a thread must not be cancelled inside the tracer
+# (holding its lock).  Must not hang.
+t_cancel() {
+	local st RUN_TIMEOUT=20
+	traced log "$BUILD/cancel" >out 2>err
+	st=$?
+	[ $st -ne 124 ] || { fail "timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
+	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
+	grep -q '^rounds 20$' out || { fail "output: $(cat out)"; return 1; }
+	expect_leaks "$BUILD/cancel" log ""
+}
+
 # 400000 blocks live at once, freed cross-thread.
 t_bigheap() {
 	leak_run bigheap "2222 3333"
