@@ -108,6 +108,8 @@ exit_case() {
 t_exit_return() { exit_case return "31 62 93"; }
 t_exit_exit() { exit_case exit "31 62 93"; }
 t_exit__exit() { exit_case _exit "31 62 93"; }
+t_exit__Exit() { exit_case _Exit "31 62 93"; }
+t_exit_quick() { exit_case quick_exit "31 62 93"; }
 
 # Stacks of allocations in a signal handler continue past the signal frame.
 t_signal_stack() {

@@ -5,7 +5,7 @@
  * mode the 93 block is allocated after muntrace() and must not be logged.
  * "restart" calls mtrace() again after muntrace(): the log must not be
  * truncated (the 31 and 62 blocks stay in it).
- * Usage: exitpaths return|exit|_exit|muntrace|restart */
+ * Usage: exitpaths return|exit|_exit|_Exit|quick_exit|muntrace|restart */
 #include <mcheck.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,5 +32,9 @@ int main(int argc, char **argv)
 		exit(0);
 	if (strcmp(mode, "_exit") == 0)
 		_exit(0);
+	if (strcmp(mode, "_Exit") == 0)
+		_Exit(0);
+	if (strcmp(mode, "quick_exit") == 0)
+		quick_exit(0);
 	return 0;
 }
