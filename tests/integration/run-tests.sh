@@ -26,10 +26,11 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 ALL_TESTS=(
 	# tests-leaks.sh
 	static static-O0 static-nopie strdup template template-mtraceinit
-	cxx-demangle mtraceinit setenv exit-return exit-exit exit-_exit
-	exit-_Exit exit-quick exit-frees muntrace restart signal-stack stacks
-	odd-stacks async-unwind jit small-stack long-names long-paths dlopen
-	dlopen-copy dlopen-deepbind depth config-unknown unwinders
+	cxx-demangle mtraceinit libc-internals setenv exit-return exit-exit
+	exit-_exit exit-_Exit exit-quick exit-frees muntrace restart
+	signal-stack stacks odd-stacks async-unwind jit small-stack long-names
+	long-paths dlopen dlopen-copy dlopen-deepbind depth config-unknown
+	unwinders
 	# tests-threads.sh
 	threads threads-configs thread-exit tls-dtors dlopen-tls dlopen-race
 	bigheap late-start muntrace-threads exit-busy cancel

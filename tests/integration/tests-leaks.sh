@@ -98,6 +98,16 @@ t_setenv() {
 	expect_leaks "$BUILD/setenv_trace" log "77 88"
 }
 
+# libc's own memory (NSS, locale, iconv's gconv module, tzdata, regex) is
+# released by __libc_freeres before the log ends: no leaks, whether
+# tracing starts at mtrace() or at load.
+t_libc_internals() {
+	leak_run libc_internals "" -- mtrace || { fail "(mtrace() called)"; return 1; }
+	[ "$MODE" = libmtrace ] || return 0
+	rm -f log
+	leak_run libc_internals "" MEMLEAK_CONFIG=mtraceinit || { fail "(MEMLEAK_CONFIG=mtraceinit)"; return 1; }
+}
+
 # exit_case MODE "SIZES": the log is complete however the program ends, and
 # a second mtrace() call does not restart it.
 exit_case() {
