@@ -411,10 +411,17 @@ def report_threads(bench, workloads):
                           ("heaptrack", None), ("lsan", None)]:
         r = ratio(bench.median(by["single"], cname),
                   bench.median(by["threads"], cname))
+        extra = ratio(bench.median(by["threads"], cname, cpu=True),
+                      bench.median(by["single"], cname, cpu=True))
         rows.append([cname, fmt(r, "%.2fx"),
                      ">= %.1fx" % target if target else "-",
-                     verdict(r, target, le=False) if target else ""])
-    table(["config", "throughput ratio", "target", ""], rows)
+                     verdict(r, target, le=False) if target else "",
+                     fmt(extra, "%.2f")])
+    table(["config", "throughput ratio", "target", "",
+           "CPU time threads / single"], rows)
+    print("(The CPU-time column is the extra work two threads cost for the"
+          " same events:\nlock contention shows there even when no second"
+          " core is free; 1.00 is ideal.)\n")
     native = ratio(bench.median(by["single"], "native"),
                    bench.median(by["threads"], "native"))
     if native is not None and native < 1.5:
@@ -722,6 +729,11 @@ def describe(args, workloads, configs):
 
 def main():
     args = parse_args()
+    missing = [p for p in ("runit", "wl", "wl_cxx")
+               if not os.path.exists(os.path.join(BENCH, p))]
+    if missing:
+        sys.exit("run-bench.py: %s not built; run `make -C bench` first"
+                 % ", ".join(missing))
     workloads = select(WORKLOADS, args.only)
     configs = select(CONFIGS, args.configs, keep=["native"])
     tmp = args.tmp or tempfile.mkdtemp(prefix="mtrace-bench.")
