@@ -150,8 +150,8 @@ CONFIGS = [
     Config("lsan-slow", {"LD_PRELOAD": LSAN, "LSAN_OPTIONS":
                          "detect_leaks=1:exitcode=0:fast_unwind_on_malloc=0"},
            needs=[LSAN], default=False),
-    Config("valgrind", prefix=VALGRIND, needs=[shutil.which("valgrind") or "/nonexistent"],
-           reduced=True),
+    Config("valgrind", prefix=VALGRIND,
+           needs=[shutil.which("valgrind") or "/nonexistent"], reduced=True),
 ]
 
 
@@ -721,9 +721,10 @@ def describe(args, workloads, configs):
           % (args.runs, args.scale, args.vg_fraction))
     print("cpus=%d  %s\n" % (os.cpu_count(), loadavg()))
     for w in workloads:
-        print("  %-8s %-48s `%s`" % (w.name, w.what, " ".join(w.command(int(w.size * args.scale)))))
+        cmd = " ".join(w.command(int(w.size * args.scale)))
+        print("  %-8s %-48s `%s`" % (w.name, w.what, cmd))
     for c in configs:
-        print("  %-13s %s" % (c.name, "ok" if c.available() else "n/a (missing)"))
+        print("  %-14s %s" % (c.name, "ok" if c.available() else "n/a (missing)"))
     print()
 
 
