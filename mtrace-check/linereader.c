@@ -7,12 +7,96 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { CHUNK = 1 << 18 };
+enum { CHUNK = 1 << 18, PREFETCH_AHEAD = 1024 };
+
+/* The one mapped log (one at a time: the SIGBUS handler must find it). */
+static char *volatile bus_map;
+static volatile size_t bus_len;       /* rounded up to whole pages */
+static volatile size_t bus_page;
+static volatile sig_atomic_t bus_hit;
+
+/* The mapped file shrank and a page past its new end was touched: put
+ * zero pages over the rest of the mapping so the access completes, and
+ * remember it; the reader turns it into a read error (EIO) at the end.
+ * Any other SIGBUS gets the default action when the access is retried. */
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+	char *a = si->si_addr, *map = bus_map;
+	(void)ctx;
+	if (!map || a < map || a >= map + bus_len) {
+		signal(sig, SIG_DFL);
+		return;
+	}
+	char *from = (char *)((uintptr_t)a & ~(uintptr_t)(bus_page - 1));
+	mmap(from, (size_t)(map + bus_len - from), PROT_READ,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	bus_hit = 1;
+}
+
+/* Map a regular, non-empty file: the lines are then read in place, with
+ * no copy through read() (a tenth of the run time on a big log). */
+static void try_map(struct line_reader *lr, const struct stat *st)
+{
+	if (!S_ISREG(st->st_mode) || st->st_size <= 0 || bus_map ||
+	    (uint64_t)st->st_size > SIZE_MAX / 2)
+		return;
+	size_t len = (size_t)st->st_size, page = (size_t)sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, lr->fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	madvise(p, len, MADV_SEQUENTIAL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGBUS, &sa, NULL);
+	bus_page = page;
+	bus_len = (len + page - 1) & ~(page - 1);
+	bus_hit = 0;
+	bus_map = p;
+	free(lr->buf);
+	lr->buf = p;
+	lr->cap = lr->end = lr->mapped = len;
+}
+
+static void unmap(struct line_reader *lr)
+{
+	bus_map = NULL;
+	munmap(lr->buf, lr->mapped);
+	lr->mapped = 0;
+}
+
+/* The mapping is used up: carry its unfinished last line into a heap
+ * buffer and go on with read() from the mapping's end, for whatever was
+ * appended since the open.  Returns -1 (EIO) if the file shrank. */
+static int leave_map(struct line_reader *lr)
+{
+	size_t rest = lr->end - lr->start, cap = CHUNK;
+	while (cap < rest * 2)
+		cap *= 2;
+	char *buf = xmalloc(cap);
+	memcpy(buf, lr->buf + lr->start, rest);
+	off_t at = (off_t)lr->mapped;
+	int shrunk = bus_hit;
+	unmap(lr);
+	lr->buf = buf;
+	lr->cap = cap;
+	lr->start = 0;
+	lr->end = rest;
+	if (shrunk || lseek(lr->fd, at, SEEK_SET) != at) {
+		lr->read_errno = shrunk ? EIO : errno;
+		return -1;
+	}
+	return 0;
+}
 
 void lr_init_fd(struct line_reader *lr, int fd)
 {
@@ -32,13 +116,17 @@ int lr_open(struct line_reader *lr, const char *path)
 		if (fd < 0)
 			return errno;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	int known = fstat(fd, &st) == 0;
+	if (known && S_ISDIR(st.st_mode)) {
 		if (fd != 0)
 			close(fd);
 		return EISDIR;
 	}
 	lr_init_fd(lr, fd);
 	lr->owns_fd = fd != 0;
+	/* Standard input may start anywhere in its file: read it. */
+	if (known && fd != 0)
+		try_map(lr, &st);
 	return 0;
 }
 
@@ -62,6 +150,8 @@ static ssize_t fill(struct line_reader *lr)
 {
 	ssize_t got;
 
+	if (lr->mapped && leave_map(lr) < 0)
+		return -1;
 	make_room(lr);
 	do
 		got = read(lr->fd, lr->buf + lr->end, lr->cap - lr->end);
@@ -112,6 +202,9 @@ int lr_next_split(struct line_reader *lr, const char **line, size_t *len,
 
 	for (;;) {
 		const char *p = lr->buf + lr->start, *end = lr->buf + lr->end;
+		/* Mapped pages are not in the cache yet, and the hardware
+		 * prefetcher stops at page boundaries: ask for a few lines on. */
+		__builtin_prefetch(p + PREFETCH_AHEAD);
 		*nf = split_line(p, end, f, max, &nl);
 		if (nl || (lr->at_eof && p < end)) {
 			/* A line, or the truncated last line. */
@@ -136,6 +229,9 @@ void lr_close(struct line_reader *lr)
 {
 	if (lr->owns_fd)
 		close(lr->fd);
-	free(lr->buf);
+	if (lr->mapped)
+		unmap(lr);
+	else
+		free(lr->buf);
 	lr->buf = NULL;
 }

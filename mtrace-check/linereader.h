@@ -19,13 +19,16 @@ struct line_reader {
 	size_t cap;
 	size_t start;        /* first unconsumed byte */
 	size_t end;          /* one past the last byte read */
+	size_t mapped;       /* bytes of the file mapped at buf, 0: read() */
 };
 
 /* Prepare a reader on an open descriptor (not closed by lr_close). */
 void lr_init_fd(struct line_reader *lr, int fd);
 
 /* Open PATH ("-" is standard input).  Returns 0, or an errno value; a
- * directory is refused with EISDIR. */
+ * directory is refused with EISDIR.  A regular file is mapped rather than
+ * read (no copy through read()); bytes appended after the open are still
+ * read, and a file that shrinks under the mapping is a read error (EIO). */
 int lr_open(struct line_reader *lr, const char *path);
 
 /* Next line without its "\n" (a last line lacking one is still a line).
