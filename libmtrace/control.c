@@ -25,6 +25,8 @@ static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 static int configured;
 static char trace_path_copy[4096];
 
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
 /* libstdc++'s hook to release its own memory at exit; absent in C programs. */
 extern void _ZN9__gnu_cxx9__freeresEv(void) __attribute__((weak));
 
@@ -60,8 +62,9 @@ static void read_trace_path(void)
 /* As glibc's mtrace does at exit: let libc and libstdc++ free what they
  * keep for the process's lifetime, so it is not reported as leaked; then
  * write out the log. */
-static void release_and_flush_at_exit(void)
+static void release_and_flush_at_exit(void *unused)
 {
+    (void)unused;
     if (tracer_active() && mt_config.mtraceinit && guard_enter()) {
         report_write("exit", NULL);   /* before freeres: the program's view */
         guard_leave();
@@ -77,6 +80,16 @@ static void release_and_flush_at_exit(void)
         guard_leave();
 }
 
+/* quick_exit() runs neither atexit handlers nor our _exit(): write out
+ * the log from an at_quick_exit handler (no freeres: that is exit's). */
+static void flush_at_quick_exit(void)
+{
+    if (guard_enter()) {
+        tracer_flush_at_exit();
+        guard_leave();
+    }
+}
+
 static void start_collection(void)
 {
     int entered = guard_enter();
@@ -89,7 +102,11 @@ static void start_collection(void)
         unwind_warm_up();
         pthread_atfork(tracer_fork_prepare, tracer_fork_parent,
                        tracer_fork_child);
-        atexit(release_and_flush_at_exit);
+        /* Not atexit(): that ties the handler to this library, and with
+         * mtraceinit (registered before main) it would then run inside
+         * _dl_fini, where libc can no longer unload what it dlopen()ed. */
+        __cxa_atexit(release_and_flush_at_exit, NULL, NULL);
+        at_quick_exit(flush_at_quick_exit);
         report_start_clock();
         tracer_start();
         report_watch_signal(mt_config.report_signal);

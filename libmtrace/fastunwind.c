@@ -135,10 +135,13 @@ static void cache_put(uint64_t pc, const struct rule *r)
     __atomic_store_n(cache_slot(pc), cache_tag(pc) | packed, __ATOMIC_RELAXED);
 }
 
+static unsigned memo_gen;
+
 void fastunwind_flush(void)
 {
     for (uint32_t i = 0; i < CACHE_SIZE; i++)
         __atomic_store_n(&rule_cache[i], 0, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&memo_gen, 1, __ATOMIC_RELEASE);   /* memos too */
 }
 
 /* ---- Safe stack reads ------------------------------------------------
@@ -959,14 +962,20 @@ static __attribute__((noinline)) enum step_result step_slow(struct frame *f, str
     return step(f, &r, b);
 }
 
-/* The body of fastunwind_backtrace, entered with its caller's state.  The
- * loop keeps the frame in registers and steps inline when the rule is
- * cached, standard and the reads fall in known pages: two dependent loads
- * per frame (the rule, then the return address). */
-__attribute__((used, noinline, visibility("hidden")))
-int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
+/* What a walk may leave for the memo: where each return address was read
+ * (SLOTS[k] for FRAMES[k], k >= 1; SLOTS[n] for a final one below
+ * LOWEST_IP), and whether the walk can be replayed from them. */
+struct walk_trail {
+    uintptr_t *slots;
+    bool replayable;   /* every CFA was RSP + offset: see the memo below */
+    bool ended_low;
+};
 
-int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp)
+/* The walk itself.  TRAIL is NULL for plain walks; always inlined, so the
+ * plain walk pays nothing for it. */
+static inline __attribute__((always_inline))
+int walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
+         struct walk_trail *trail)
 {
     if (max <= 0)
         return 0;
@@ -989,6 +998,8 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
         if (w & CFA_RBP_BIT) {
             base = bp;
             __asm__("" : "+r"(base));
+            if (trail)
+                trail->replayable = false;
         }
         uintptr_t cfa = base + (w & CFA_OFF_MASK);
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
@@ -996,12 +1007,16 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
         if (__builtin_expect(kind == RULE_STANDARD && back && frame_sane(sp, cfa, rbp_at)
                              && rbp_at >= lo && cfa <= hi, 1)) {
             ip = load(cfa - 8);
+            if (trail)
+                trail->slots[n] = cfa - 8;
             if (rbp_at != cfa)
                 bp = load(rbp_at);
             sp = cfa;
         } else if (kind == RULE_STOP && back) {
             break;
         } else {
+            if (trail)
+                trail->replayable = false;
             struct frame f = { ip, sp, bp };
             b.hi = hi;
             enum step_result s = step_slow(&f, &b, back);
@@ -1020,14 +1035,121 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
             lo = b.lo;
             hi = b.hi;
         }
-        if (ip < LOWEST_IP)
+        if (ip < LOWEST_IP) {
+            if (trail)
+                trail->ended_low = true;
             break;
+        }
         frames[n++] = (void *)ip;
     }
     if (keep) {
         b.hi = hi;
         bounds_keep(&b);
     }
+    return n;
+}
+
+/* The body of fastunwind_backtrace, entered with its caller's state.  The
+ * loop keeps the frame in registers and steps inline when the rule is
+ * cached, standard and the reads fall in known pages: two dependent loads
+ * per frame (the rule, then the return address). */
+__attribute__((used, noinline, visibility("hidden")))
+int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
+
+int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp)
+{
+    return walk(frames, max, ip, sp, bp, NULL);
+}
+
+/* ---- The memo ----------------------------------------------------------
+ * A program allocates from the same call sites over and over.  When every
+ * frame of a walk had its CFA at RSP + a constant (the rule of -O2 code
+ * without frame pointers), the whole walk is a function of the starting
+ * RSP and the return addresses read on the way: CFA(k+1) = CFA(k) +
+ * offset(rule of frames[k]), and frames[k+1] is the word at CFA(k+1) - 8.
+ * So a walk that starts at the same RSP, with the same return address, and
+ * finds the same words at the recorded places, is the same walk: checking
+ * them is independent loads instead of the walk's dependent ones.  RBP
+ * based CFAs (alloca, frame pointers) and signal frames are never
+ * memoized; a rule-cache flush (dlclose) empties the memo. */
+
+#define MEMO_ENTRIES 16
+#define MEMO_DEPTH 64
+
+struct memo_entry {
+    uintptr_t ip, sp;            /* the walk's start; ip 0: empty */
+    unsigned gen;                /* flush generation it was made in */
+    int max, n;
+    bool ended_low;              /* stopped at a return address < LOWEST_IP */
+    uintptr_t slots[MEMO_DEPTH + 1];
+    void *frames[MEMO_DEPTH];
+};
+
+struct fastunwind_memo {
+    struct memo_entry entry[MEMO_ENTRIES];
+    unsigned next;   /* the entry a new walk replaces (round robin) */
+};
+
+size_t fastunwind_memo_size(void)
+{
+    return sizeof(struct fastunwind_memo);
+}
+
+
+/* Replays E into FRAMES if it is this walk; returns the frame count or 0. */
+static int memo_replay(const struct memo_entry *e, void **frames, int max,
+                       uintptr_t ip, uintptr_t sp)
+{
+    if (e->ip != ip || e->sp != sp || e->max != max ||
+        e->gen != __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE))
+        return 0;
+    /* Only words on pages this thread's walks know readable. */
+    struct bounds b;
+    bounds_start(&b, sp);
+    int last = e->ended_low ? e->n : e->n - 1;
+    if (last >= 1 && e->slots[last] > b.hi - 8)
+        return 0;
+    for (int k = 1; k < e->n; k++)
+        if (load(e->slots[k]) != (uintptr_t)e->frames[k])
+            return 0;
+    if (e->ended_low && load(e->slots[e->n]) >= LOWEST_IP)
+        return 0;
+    memcpy(frames, e->frames, (size_t)e->n * sizeof *frames);
+    return e->n;
+}
+
+__attribute__((used, noinline, visibility("hidden")))
+int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
+                         uintptr_t ip, uintptr_t sp, uintptr_t bp);
+
+int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
+                         uintptr_t ip, uintptr_t sp, uintptr_t bp)
+{
+    if (memo == NULL || max > MEMO_DEPTH)
+        return walk(frames, max, ip, sp, bp, NULL);
+    /* Any entry may hold this walk: calls from many places start at the
+     * same RSP, and a mismatch shows at the first return address that
+     * differs. */
+    for (int i = 0; i < MEMO_ENTRIES; i++) {
+        int n = memo_replay(&memo->entry[i], frames, max, ip, sp);
+        if (n)
+            return n;
+    }
+    struct memo_entry *e = &memo->entry[memo->next++ % MEMO_ENTRIES];
+    int n;
+    unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
+    struct walk_trail trail = { e->slots, true, false };
+    e->ip = 0;   /* a signal handler's walk must not replay a half entry */
+    n = walk(frames, max, ip, sp, bp, &trail);
+    if (!trail.replayable || n < 1)
+        return n;
+    memcpy(e->frames, frames, (size_t)n * sizeof *frames);
+    e->sp = sp;
+    e->max = max;
+    e->n = n;
+    e->ended_low = trail.ended_low;
+    e->gen = gen;
+    __atomic_store_n(&e->ip, ip, __ATOMIC_RELEASE);
     return n;
 }
 
@@ -1050,6 +1172,25 @@ __asm__(".text\n"
         "jmp fastunwind_walk\n"
         ".cfi_endproc\n"
         ".size fastunwind_backtrace, .-fastunwind_backtrace\n");
+
+/* The same for the memoizing walk: its three arguments stay, the caller's
+ * state goes in the next three. */
+__asm__(".text\n"
+        ".globl fastunwind_backtrace_memo\n"
+        ".hidden fastunwind_backtrace_memo\n"
+        ".type fastunwind_backtrace_memo, @function\n"
+        ".p2align 4\n"
+        "fastunwind_backtrace_memo:\n"
+        ".cfi_startproc\n"
+#ifdef __CET__
+        "endbr64\n"
+#endif
+        "movq (%rsp), %rcx\n"
+        "leaq 8(%rsp), %r8\n"
+        "movq %rbp, %r9\n"
+        "jmp fastunwind_walk_memo\n"
+        ".cfi_endproc\n"
+        ".size fastunwind_backtrace_memo, .-fastunwind_backtrace_memo\n");
 
 /* ---- Self-test -------------------------------------------------------- */
 

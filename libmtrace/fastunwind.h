@@ -5,6 +5,7 @@
  * GPL-3.0-or-later. */
 #ifndef MT_FASTUNWIND_H
 #define MT_FASTUNWIND_H
+#include <stddef.h>
 
 /* Fills FRAMES with up to MAX return addresses, innermost first; FRAMES[0]
  * is the return address into the function that called fastunwind_backtrace.
@@ -14,6 +15,15 @@
  * with its compact rules: no unwind information, a CFA that is neither
  * RSP nor RBP plus an offset, or a stack it cannot safely read. */
 int fastunwind_backtrace(void **frames, int max);
+
+/* The same, remembering recent walks in MEMO (per thread, of
+ * fastunwind_memo_size() bytes, zeroed before first use; NULL: none): a
+ * walk that starts where a remembered one did is checked against the
+ * return addresses it read instead of being walked again.  Never used for
+ * walks of more than 64 frames. */
+struct fastunwind_memo;
+int fastunwind_backtrace_memo(void **frames, int max, struct fastunwind_memo *memo);
+size_t fastunwind_memo_size(void);
 
 /* Forgets every cached rule.  Call after a dlclose() that may unload code
  * whose addresses a later dlopen() could reuse. */

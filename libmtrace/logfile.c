@@ -4,6 +4,7 @@
 #include "fmt.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -86,10 +87,13 @@ static int header_names_this_process(int fd)
  * until a reader comes). */
 static int open_retrying(const char *name, int flags)
 {
-    int fd;
+    int fd, cancel_state;
+    /* open(2) is a cancellation point; we may hold the log lock here. */
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     do
         fd = open(name, flags, 0666);
     while (fd < 0 && errno == EINTR);
+    pthread_setcancelstate(cancel_state, NULL);
     return fd;
 }
 

@@ -7,6 +7,7 @@
 #include "modmap.h"
 #include "arena.h"
 #include "spin.h"
+#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <string.h>
@@ -152,10 +153,38 @@ static int scan_module(struct dl_phdr_info *info, size_t size, void *seen)
     return 0;
 }
 
+/* The module of ADDR through glibc's lock-free _dl_find_object, its
+ * program headers read from the ELF header it maps at its start.  Returns
+ * 0 when that cannot say (the vDSO, an odd layout).  Unlike
+ * dl_iterate_phdr it takes no loader lock, which glibc 2.36 leaves held in
+ * a fork child if another thread had it at fork time. */
+static int scan_by_address(uintptr_t addr)
+{
+    struct dl_find_object found;
+    if (_dl_find_object((void *)addr, &found) != 0 || found.dlfo_link_map == NULL)
+        return 0;
+    const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)found.dlfo_map_start;
+    uintptr_t size = (uintptr_t)found.dlfo_map_end - (uintptr_t)found.dlfo_map_start;
+    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh->e_phentsize != sizeof(ElfW(Phdr)) ||
+        eh->e_phoff + (uintptr_t)eh->e_phnum * sizeof(ElfW(Phdr)) > size)
+        return 0;
+    struct dl_phdr_info info;
+    memset(&info, 0, sizeof info);
+    info.dlpi_addr = found.dlfo_link_map->l_addr;
+    info.dlpi_name = found.dlfo_link_map->l_name;
+    info.dlpi_phdr = (const ElfW(Phdr) *)((const char *)eh + eh->e_phoff);
+    info.dlpi_phnum = eh->e_phnum;
+    scan_module(&info, sizeof info, NULL);
+    return 1;
+}
+
 struct module *modmap_find(uintptr_t addr)
 {
     struct module *m = find_loaded(addr);
     if (m)
+        return m;
+    if (scan_by_address(addr) && (m = find_loaded(addr)) != NULL)
         return m;
     dl_iterate_phdr(scan_module, NULL);
     return find_loaded(addr);

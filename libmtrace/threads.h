@@ -15,6 +15,7 @@ struct thread_record {
     struct thread_record *next_all;    /* every record ever made        */
     struct thread_record *next_free;   /* records of exited threads     */
     atomic_int gate_depth;             /* forkgate.c                    */
+    void *unwind_memo;                 /* unwind.c: the thread's memo   */
     struct stack_counts *_Atomic *_Atomic counters[COUNTER_TOP];  /* counters.c */
 };
 

@@ -11,8 +11,11 @@
 #define UNW_LOCAL_ONLY
 #include "unwind.h"
 #include "../include/mtrace-format.h"
+#include "arena.h"
 #include "fastunwind.h"
+#include "threads.h"
 #include <execinfo.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <libunwind.h>
@@ -23,6 +26,29 @@
 #define OWN_FRAMES_MAX 8
 
 static enum unwinder current = UNWIND_FAST;
+/* Where libmtrace's own code is (its PT_LOAD extent). */
+static uintptr_t own_lo, own_hi;
+
+static int note_own_extent(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    uintptr_t self = (uintptr_t)arg, lo = UINTPTR_MAX, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        if (start < lo)
+            lo = start;
+        if (start + ph->p_memsz > hi)
+            hi = start + ph->p_memsz;
+    }
+    if (self < lo || self >= hi)
+        return 0;
+    own_lo = lo;
+    own_hi = hi;
+    return 1;
+}
 
 void unwind_select(enum unwinder which)
 {
@@ -77,6 +103,18 @@ static __attribute__((noinline)) int frame_pointer_walk(void **frames, int max)
     return n;
 }
 
+/* This thread's memo of recent walks (fastunwind.h), made on first use;
+ * it goes with the thread's record, so it is reused after the thread. */
+static struct fastunwind_memo *thread_memo(void)
+{
+    struct thread_record *r = thread_record();
+    if (r == NULL)
+        return NULL;
+    if (r->unwind_memo == NULL)
+        r->unwind_memo = pages_map(fastunwind_memo_size());
+    return r->unwind_memo;
+}
+
 static int raw_unwind(void **frames, int max)
 {
     switch (current) {
@@ -85,10 +123,25 @@ static int raw_unwind(void **frames, int max)
     case UNWIND_FP:
         return frame_pointer_walk(frames, max);
     case UNWIND_FAST:
-        return fastunwind_backtrace(frames, max);
+        return fastunwind_backtrace_memo(frames, max, thread_memo());
     default:
         return unw_backtrace(frames, max);
     }
+}
+
+/* The frame-pointer walk does not see the caller's return address when
+ * our own frames have no frame pointer: the caller, then what the walk
+ * found past our own code. */
+static int caller_then_rest(void **frames, int max, const void *caller,
+                            void *const *raw, int n)
+{
+    int k = 0, out = 0;
+    while (k < n && (uintptr_t)raw[k] >= own_lo && (uintptr_t)raw[k] < own_hi)
+        k++;
+    frames[out++] = (void *)caller;
+    for (; k < n && out < max; k++)
+        frames[out++] = raw[k];
+    return out;
 }
 
 int unwind_stack(void **frames, int max, const void *caller)
@@ -101,11 +154,8 @@ int unwind_stack(void **frames, int max, const void *caller)
             start = i;
             break;
         }
-    if (start < 0) {
-        /* The unwinder lost its way inside our frames: keep the caller. */
-        frames[0] = (void *)caller;
-        return 1;
-    }
+    if (start < 0)
+        return caller_then_rest(frames, max, caller, raw, n);
     n -= start;
     if (n > max)
         n = max;
@@ -120,6 +170,7 @@ void unwind_forget_code(void)
 
 void unwind_warm_up(void)
 {
+    dl_iterate_phdr(note_own_extent, (void *)&note_own_extent);
     void *frames[4];
     raw_unwind(frames, 4);
 }

@@ -25,7 +25,20 @@ void writer_init(struct writer *w, int fd, char *buf, size_t cap)
     w->failed = 0;
 }
 
+static int write_all_uncancelled(int fd, const char *s, size_t n);
+
 int write_all(int fd, const char *s, size_t n)
+{
+    /* write(2) is a cancellation point: a thread cancelled in here would
+     * unwind out of the tracer holding its lock. */
+    int cancel_state;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    int err = write_all_uncancelled(fd, s, n);
+    pthread_setcancelstate(cancel_state, NULL);
+    return err;
+}
+
+static int write_all_uncancelled(int fd, const char *s, size_t n)
 {
     while (n > 0) {
         ssize_t done = write(fd, s, n);

@@ -86,9 +86,11 @@ END_TEST
 
 START_TEST(ids_in_order)
 {
+    /* Modules are recorded as addresses in them are met. */
     modmap_find((uintptr_t)ut_probe_a);
+    modmap_find((uintptr_t)getpid);
     int n = modmap_count();
-    ck_assert_int_ge(n, 2);   /* the runner and at least libc */
+    ck_assert_int_ge(n, 2);   /* the runner and libc */
     for (int i = 0; i < n; i++) {
         struct module *m = modmap_get(i);
         ck_assert_ptr_nonnull(m);
