@@ -36,7 +36,7 @@ ALL_TESTS=(
 	bigheap late-start muntrace-threads exit-busy cancel
 	# tests-process.sh
 	concurrent stale-log percent-p fork-exit fork-_exit fork-O0
-	fork-classic fork-threads fork-dlopen exec-fork exec-vfork
+	fork-classic fork-threads fork-dlopen daemon exec-fork exec-vfork
 	exec-fork-closefds exec-vfork-closefds exec-system exec-self
 	exec-threads exec-busy exec-fails setuid
 	# tests-io.sh

@@ -55,6 +55,23 @@ t_fork_classic() {
 	! grep -q '^#' log "log.$child" || { fail "'#' records in a classic log"; return 1; }
 }
 
+# daemon(): the parent leaves through libc's internal _exit() right after
+# the fork, so its log must be complete at the fork already; the child's
+# header names the parent even though the parent is gone (getppid() is 1).
+t_daemon() {
+	need_libmtrace || return
+	local i parent child
+	traced log "$BUILD/daemonize" >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	for i in $(seq 100); do [ -e daemon.done ] && break; sleep 0.05; done
+	[ -e daemon.done ] || { fail "the daemon did not finish: $(cat out)"; return 1; }
+	parent=$(awk '$1 == "parent" { print $2 }' out)
+	child=$(awk '$1 == "child" { print $2 }' out)
+	expect_leaks "$BUILD/daemonize" log 11 || { fail "(parent log)"; return 1; }
+	expect_leaks "$BUILD/daemonize" "log.$child" 22 || { fail "(child log)"; return 1; }
+	[ "$(log_field "log.$child" forked-from)" = "$parent" ] ||
+		{ fail "child header: $(sed -n 2p "log.$child"), parent pid $parent"; return 1; }
+}
+
 # fork_case PROGRAM exit|_exit: the child writes its own self-contained log.
 fork_case() {
 	local prog=$1 ppid child addr
