@@ -28,9 +28,9 @@ ALL_TESTS=(
 	static static-O0 static-nopie strdup template template-mtraceinit
 	cxx-demangle mtraceinit libc-internals setenv exit-return exit-exit
 	exit-_exit exit-_Exit exit-quick exit-frees muntrace restart
-	signal-stack stacks odd-stacks async-unwind jit small-stack long-names
-	long-paths dlopen dlopen-copy dlopen-deepbind depth config-unknown
-	unwinders
+	signal-stack signal-exit stacks odd-stacks async-unwind jit
+	small-stack long-names long-paths dlopen dlopen-copy dlopen-deepbind
+	depth config-unknown unwinders
 	# tests-threads.sh
 	threads threads-configs thread-exit tls-dtors dlopen-tls dlopen-race
 	bigheap late-start muntrace-threads exit-busy cancel
