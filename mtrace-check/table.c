@@ -12,6 +12,7 @@ enum { INITIAL_SLOTS = 1024, INITIAL_BLOCKS = 256 };
 void table_init(struct alloc_table *t)
 {
 	t->nslots = INITIAL_SLOTS;
+	t->found = 0;
 	t->slots = xcalloc(t->nslots, sizeof *t->slots);
 	t->cap = INITIAL_BLOCKS;
 	t->count = 0;
@@ -65,8 +66,10 @@ struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash)
 		if ((s & ~(uint64_t)UINT32_MAX) != tag)
 			continue;
 		struct block *b = &t->blocks[slot_pos(s)];
-		if (b->key_len == key.n && bytes_eq(block_key(b).p, key.p, key.n))
+		if (b->key_len == key.n && bytes_eq(block_key(b).p, key.p, key.n)) {
+			t->found = i;
 			return b;
+		}
 	}
 	return NULL;
 }
@@ -113,11 +116,15 @@ struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t has
 	return b;
 }
 
-/* The index slot that points at block POS. */
+/* The index slot that points at block POS: a free usually follows the
+ * table_find that returned its block, whose slot is remembered. */
 static size_t slot_index(const struct alloc_table *t, size_t pos)
 {
 	size_t mask = t->nslots - 1;
 	size_t i = t->blocks[pos].hash & mask;
+
+	if (t->found < t->nslots && t->slots[t->found] && slot_pos(t->slots[t->found]) == pos)
+		return t->found;
 
 	while (slot_pos(t->slots[i]) != pos)
 		i = (i + 1) & mask;

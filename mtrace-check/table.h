@@ -37,6 +37,7 @@ struct alloc_table {
 	size_t count, cap;
 	uint64_t *slots;             /* 0 empty, else hash low 32 << 32 | pos + 1 */
 	size_t nslots;               /* power of two */
+	size_t found;                /* slot of the last table_find hit */
 };
 
 void table_init(struct alloc_table *t);
