@@ -962,12 +962,17 @@ static __attribute__((noinline)) enum step_result step_slow(struct frame *f, str
     return step(f, &r, b);
 }
 
+#define MEMO_DEPTH 64
+
 /* What a walk may leave for the memo: where each return address was read
  * (SLOTS[k] for FRAMES[k], k >= 1; SLOTS[n] for a final one below
  * LOWEST_IP), and whether the walk can be replayed from them. */
 struct walk_trail {
     uintptr_t *slots;
-    bool replayable;   /* every CFA was RSP + offset: see the memo below */
+    uintptr_t *rbp_slots, *rbp_values;   /* saved RBPs read, in order */
+    int rbp_loads;
+    bool replayable;   /* no slow step, no signal frame: see the memo below */
+    bool uses_rbp;     /* some CFA was RBP + offset: the start RBP counts */
     bool ended_low;
 };
 
@@ -999,7 +1004,7 @@ int walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
             base = bp;
             __asm__("" : "+r"(base));
             if (trail)
-                trail->replayable = false;
+                trail->uses_rbp = true;
         }
         uintptr_t cfa = base + (w & CFA_OFF_MASK);
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
@@ -1009,8 +1014,15 @@ int walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
             ip = load(cfa - 8);
             if (trail)
                 trail->slots[n] = cfa - 8;
-            if (rbp_at != cfa)
+            if (rbp_at != cfa) {
                 bp = load(rbp_at);
+                if (trail && trail->rbp_loads < MEMO_DEPTH) {
+                    trail->rbp_slots[trail->rbp_loads] = rbp_at;
+                    trail->rbp_values[trail->rbp_loads++] = bp;
+                } else if (trail) {
+                    trail->replayable = false;
+                }
+            }
             sp = cfa;
         } else if (kind == RULE_STOP && back) {
             break;
@@ -1062,26 +1074,27 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
 }
 
 /* ---- The memo ----------------------------------------------------------
- * A program allocates from the same call sites over and over.  When every
- * frame of a walk had its CFA at RSP + a constant (the rule of -O2 code
- * without frame pointers), the whole walk is a function of the starting
- * RSP and the return addresses read on the way: CFA(k+1) = CFA(k) +
- * offset(rule of frames[k]), and frames[k+1] is the word at CFA(k+1) - 8.
- * So a walk that starts at the same RSP, with the same return address, and
- * finds the same words at the recorded places, is the same walk: checking
- * them is independent loads instead of the walk's dependent ones.  RBP
- * based CFAs (alloca, frame pointers) and signal frames are never
- * memoized; a rule-cache flush (dlclose) empties the memo. */
+ * A program allocates from the same call sites over and over.  A walk
+ * made of cached standard rules is a function of where it starts (return
+ * address, RSP, and RBP when some CFA is RBP-based) and of the words it
+ * reads on the way: each rule depends on the address only, each CFA on
+ * the previous one (or on an RBP read before).  So a walk that starts at
+ * the same place and finds the same words at the recorded addresses is the
+ * same walk: checking them is independent loads instead of the walk's
+ * dependent ones.  Walks through slow steps (a rule computed, a signal
+ * frame, an unusual rule) are not memoized; a flush (dlclose) empties the
+ * memo. */
 
 #define MEMO_ENTRIES 16
-#define MEMO_DEPTH 64
 
 struct memo_entry {
-    uintptr_t ip, sp;            /* the walk's start; ip 0: empty */
+    uintptr_t ip, sp, bp;        /* the walk's start; ip 0: empty */
     unsigned gen;                /* flush generation it was made in */
-    int max, n;
+    int max, n, rbp_loads;
+    bool uses_rbp;               /* bp is part of the start */
     bool ended_low;              /* stopped at a return address < LOWEST_IP */
     uintptr_t slots[MEMO_DEPTH + 1];
+    uintptr_t rbp_slots[MEMO_DEPTH], rbp_values[MEMO_DEPTH];
     void *frames[MEMO_DEPTH];
 };
 
@@ -1098,17 +1111,23 @@ size_t fastunwind_memo_size(void)
 
 /* Replays E into FRAMES if it is this walk; returns the frame count or 0. */
 static int memo_replay(const struct memo_entry *e, void **frames, int max,
-                       uintptr_t ip, uintptr_t sp)
+                       uintptr_t ip, uintptr_t sp, uintptr_t bp)
 {
     if (e->ip != ip || e->sp != sp || e->max != max ||
+        (e->uses_rbp && e->bp != bp) ||
         e->gen != __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE))
         return 0;
-    /* Only words on pages this thread's walks know readable. */
+    /* Only words on pages this thread's walks know readable (the walk's
+     * reads all lie between its start and its last CFA). */
     struct bounds b;
     bounds_start(&b, sp);
     int last = e->ended_low ? e->n : e->n - 1;
     if (last >= 1 && e->slots[last] > b.hi - 8)
         return 0;
+    for (int k = 0; k < e->rbp_loads; k++)
+        if (e->rbp_slots[k] < b.lo || e->rbp_slots[k] > b.hi - 8 ||
+            load(e->rbp_slots[k]) != e->rbp_values[k])
+            return 0;
     for (int k = 1; k < e->n; k++)
         if (load(e->slots[k]) != (uintptr_t)e->frames[k])
             return 0;
@@ -1131,20 +1150,24 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
      * same RSP, and a mismatch shows at the first return address that
      * differs. */
     for (int i = 0; i < MEMO_ENTRIES; i++) {
-        int n = memo_replay(&memo->entry[i], frames, max, ip, sp);
+        int n = memo_replay(&memo->entry[i], frames, max, ip, sp, bp);
         if (n)
             return n;
     }
     struct memo_entry *e = &memo->entry[memo->next++ % MEMO_ENTRIES];
     int n;
     unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
-    struct walk_trail trail = { e->slots, true, false };
+    struct walk_trail trail = { e->slots, e->rbp_slots, e->rbp_values, 0,
+                                true, false, false };
     e->ip = 0;   /* a signal handler's walk must not replay a half entry */
     n = walk(frames, max, ip, sp, bp, &trail);
     if (!trail.replayable || n < 1)
         return n;
     memcpy(e->frames, frames, (size_t)n * sizeof *frames);
     e->sp = sp;
+    e->bp = bp;
+    e->uses_rbp = trail.uses_rbp;
+    e->rbp_loads = trail.rbp_loads;
     e->max = max;
     e->n = n;
     e->ended_low = trail.ended_low;

@@ -10,6 +10,21 @@
 
 typedef int (*unwinder)(void **, int);
 static unwinder volatile unwinders[2] = { fastunwind_backtrace, unw_backtrace };
+
+/* The memoizing walk behind the same call: a tail call, so it sees the
+ * same return address as the plain one. */
+static struct fastunwind_memo *memo;
+
+static int memo_backtrace(void **frames, int max)
+{
+    return fastunwind_backtrace_memo(frames, max, memo);
+}
+
+void capture_with_memo(struct fastunwind_memo *m)
+{
+    memo = m;
+    unwinders[0] = m ? memo_backtrace : fastunwind_backtrace;
+}
 static volatile int n_unwinders = 2;
 
 /* One call instruction for both unwinders: the compiler cannot unroll a
@@ -22,9 +37,12 @@ __attribute__((noipa)) void capture_max(struct capture *c, int max)
     }
 }
 
+/* The memo keeps walks of up to 64 frames. */
+#define MEMO_MAX 64
+
 __attribute__((noipa)) void capture_here(struct capture *c)
 {
-    capture_max(c, MAXF);
+    capture_max(c, memo ? MEMO_MAX : MAXF);
     __asm__ volatile("" ::: "memory");
 }
 

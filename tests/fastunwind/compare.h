@@ -23,6 +23,9 @@ void capture_max(struct capture *c, int max);
 int capture_same(const struct capture *c, char *msg, size_t len);
 /* Both stacks side by side, differences marked with '*'. */
 void capture_describe(const struct capture *c, char *msg, size_t len);
+/* From now on the fastunwind side walks with memo M (NULL: without). */
+struct fastunwind_memo;
+void capture_with_memo(struct fastunwind_memo *m);
 /* A callback for code in other units: capture_here(arg). */
 void capture_callback(void *arg);
 

@@ -514,6 +514,60 @@ START_TEST(test_garbage_stack)
 }
 END_TEST
 
+/* Two callers with the same frame: the walks start at the same RSP and
+ * differ only further up. */
+__attribute__((noinline)) static void memo_common(struct capture *c)
+{
+    capture_here(c);
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void memo_via_a(struct capture *c)
+{
+    memo_common(c);
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void memo_via_b(struct capture *c)
+{
+    memo_common(c);
+    __asm__ volatile("nop" ::: "memory");
+}
+
+/* The memo replays a walk only when it is the same walk: chains of other
+ * depths and VLA frames (RBP-based, never memoized) started from the same
+ * place, over and over, must still give libunwind's frames every time. */
+START_TEST(test_memo_replays_exactly)
+{
+    struct fastunwind_memo *m = mmap(NULL, fastunwind_memo_size(),
+                                     PROT_READ | PROT_WRITE,
+                                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(m, MAP_FAILED);
+    capture_with_memo(m);
+    static const int depths[] = { 13, 5, 13, 39, 20, 13, 5, 0, 39, 20 };
+    for (int round = 0; round < 50; round++)
+        for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+            struct capture c;
+            chain0(depths[i], &c);
+            ASSERT_SAME(&c);
+            with_vla(1 + round % 5, &c);
+            ASSERT_SAME(&c);
+            if (round % 2)
+                memo_via_a(&c);
+            else
+                memo_via_b(&c);
+            ASSERT_SAME(&c);
+        }
+    /* After a flush nothing is replayed from before it. */
+    fastunwind_flush();
+    struct capture c;
+    chain0(13, &c);
+    ASSERT_SAME(&c);
+    capture_with_memo(NULL);
+    munmap(m, fastunwind_memo_size());
+}
+END_TEST
+
 static Suite *fastunwind_suite(void)
 {
     Suite *s = suite_create("fastunwind");
@@ -539,6 +593,7 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_dlclose_flush);
     tcase_add_test(tc, test_plt);
     tcase_add_test(tc, test_garbage_stack);
+    tcase_add_test(tc, test_memo_replays_exactly);
     suite_add_tcase(s, tc);
     return s;
 }
