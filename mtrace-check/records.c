@@ -79,7 +79,7 @@ static int valid_build_id(struct slice s)
 static void record_module(struct ext_store *x, const char *line, size_t len,
 			  const struct slice *f, size_t nf)
 {
-	uint64_t mid, base;
+	uint64_t mid = 0, base = 0;   /* -O3 -flto cannot see the parsers set them */
 	struct slice path = rest_of_line(line, len, 4);
 
 	if (nf < 5 || parse_dec_u64(f[1], &mid) || parse_0xhex_u64(f[2], &base) ||
@@ -107,7 +107,7 @@ static void record_module(struct ext_store *x, const char *line, size_t len,
 /* "#u MID" */
 static void record_unload(struct ext_store *x, const struct slice *f, size_t nf)
 {
-	uint64_t mid;
+	uint64_t mid = 0;
 	int32_t idx;
 
 	if (nf < 2 || parse_dec_u64(f[1], &mid)) {
@@ -137,7 +137,7 @@ static void set_name(struct u64map *names, uint64_t off, uint64_t symoff, struct
 static void record_symbol(struct ext_store *x, const char *line, size_t len,
 			  const struct slice *f, size_t nf)
 {
-	uint64_t mid, off, symoff;
+	uint64_t mid = 0, off = 0, symoff = 0;
 	struct slice name = rest_of_line(line, len, 4);
 	int absolute = nf >= 2 && slice_eq(f[1], MTF_NO_MODULE);
 	int32_t idx;
@@ -163,7 +163,7 @@ static void record_symbol(struct ext_store *x, const char *line, size_t len,
 static int parse_frame(struct ext_store *x, struct slice s, struct frame_ref *out)
 {
 	const char *colon = memchr(s.p, ':', s.n);
-	uint64_t mid;
+	uint64_t mid = 0;
 
 	if (!colon)
 		return -1;
