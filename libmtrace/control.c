@@ -74,10 +74,12 @@ static void release_and_flush_at_exit(void *unused)
             _ZN9__gnu_cxx9__freeresEv();
         __libc_freeres();
     }
-    int entered = guard_enter();
-    tracer_exit_flush();
-    if (entered)
+    /* exit() from a signal handler that interrupted the tracer: this
+     * thread may hold the log lock, so the buffer is left as it is. */
+    if (guard_enter()) {
+        tracer_exit_flush();
         guard_leave();
+    }
 }
 
 /* quick_exit() runs neither atexit handlers nor our _exit(): write out

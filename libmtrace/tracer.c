@@ -549,10 +549,21 @@ void tracer_flush_at_exit(void)
  * the child then starts a log of its own, seeded with the blocks it
  * inherited, and never writes into the parent's. */
 
+/* The forking process, for the child's header: by the time the child
+ * asks getppid() the parent may be gone (daemon()). */
+static pid_t forking_pid;
+
 void tracer_fork_prepare(void)
 {
     gate_close_for_fork();   /* first: threads inside may wait for our locks */
     spin_lock(&log_state.lock);
+    /* The parent may leave through libc's internal _exit right after the
+     * fork (daemon()), past our wrappers: its log is written out now. */
+    if (log_state.logging) {
+        writer_flush(&log_state.w);
+        stop_on_write_failure();
+    }
+    forking_pid = getpid();
     stacktab_lock_for_fork();
     frametab_lock_for_fork();
     livetab_lock_all();
@@ -580,7 +591,7 @@ static void dump_inherited(uintptr_t ptr, size_t size, uint32_t id, void *arg)
 
 void tracer_fork_child(void)
 {
-    pid_t parent = getppid();
+    pid_t parent = forking_pid;
     /* Only this thread survives, and it holds every lock: release them. */
     arena_unlock_after_fork();
     livetab_unlock_all();
