@@ -222,18 +222,18 @@ t_small_stack() {
 	note "of a 64 KiB thread stack, $native KiB may be used before malloc() natively, $traced_max KiB traced"
 }
 
-# exit() from a signal handler that interrupted an allocation (10 runs):
-# the tracer must not wait for a lock its own thread holds.
+# exit() or _exit() from a signal handler that interrupted an allocation
+# (10 runs each): the tracer must not wait for a lock its own thread holds.
 t_signal_exit() {
 	local i st hangs=0 RUN_TIMEOUT=5
-	for i in $(seq 10); do
+	for i in $(seq 20); do
 		rm -f log
-		traced log "$BUILD/signal_exit" >out 2>err
+		traced log "$BUILD/signal_exit" $([ $i -gt 10 ] && echo _exit) >out 2>err
 		st=$?
 		[ $st -ne 124 ] && [ $st -ne 137 ] || { hangs=$((hangs + 1)); continue; }
 		[ $st -eq 3 ] || { fail "run $i: exit status $st: $(head -c 300 err)"; return 1; }
 	done
-	[ $hangs -eq 0 ] || { fail "$hangs of 10 runs hung in exit() (killed after ${RUN_TIMEOUT}s)"; return 1; }
+	[ $hangs -eq 0 ] || { fail "$hangs of 20 runs (10 exit, 10 _exit) hung (killed after ${RUN_TIMEOUT}s)"; return 1; }
 }
 
 # mtrace() after muntrace() neither restarts nor truncates the log.
