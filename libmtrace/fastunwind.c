@@ -1167,7 +1167,9 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     e->sp = sp;
     e->bp = bp;
     e->uses_rbp = trail.uses_rbp;
-    e->rbp_loads = trail.rbp_loads;
+    /* Saved RBPs matter only to RBP-based CFAs; elsewhere RBP is just a
+     * register that the program's code fills with anything. */
+    e->rbp_loads = trail.uses_rbp ? trail.rbp_loads : 0;
     e->max = max;
     e->n = n;
     e->ended_low = trail.ended_low;
