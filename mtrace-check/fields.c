@@ -77,12 +77,10 @@ static uint64_t low_bits(unsigned n)
 /* The common case: the newline is within the first 64 bytes (and 64 bytes
  * are readable).  Field starts and ends are bitmaps, taken pairwise with
  * bit scans.  Sets *nl to NULL when the line is longer. */
-static size_t split_short_line(const char *line, struct slice *out, size_t max,
-			       const char **nl)
+static inline __attribute__((always_inline)) size_t
+short_line_fields(const char *line, uint64_t ws, uint64_t nlm, struct slice *out,
+		  size_t max, const char **nl)
 {
-	uint64_t ws, nlm;
-
-	whitespace_masks64((const unsigned char *)line, &ws, &nlm);
 	if (!nlm) {
 		*nl = NULL;
 		return 0;
@@ -106,6 +104,45 @@ static size_t split_short_line(const char *line, struct slice *out, size_t max,
 	*nl = line + limit;
 	return count;
 }
+
+static size_t split_short_line(const char *line, struct slice *out, size_t max,
+			       const char **nl)
+{
+	uint64_t ws, nlm;
+
+	whitespace_masks64((const unsigned char *)line, &ws, &nlm);
+	return short_line_fields(line, ws, nlm, out, max, nl);
+}
+
+#ifdef MTC_WSMASK_AVX2
+/* The same masks in half the instructions, where the CPU has AVX2: about
+ * 5% of the run time on a big log. */
+static __attribute__((target("avx2"))) size_t
+split_short_line_avx2(const char *line, struct slice *out, size_t max, const char **nl)
+{
+	uint64_t ws, nlm;
+
+	whitespace_masks64_avx2((const unsigned char *)line, &ws, &nlm);
+	return short_line_fields(line, ws, nlm, out, max, nl);
+}
+
+static int have_avx2;
+
+/* Before main(), hence before any thread splits lines. */
+static __attribute__((constructor)) void detect_avx2(void)
+{
+	__builtin_cpu_init();
+	have_avx2 = __builtin_cpu_supports("avx2") != 0;
+}
+
+static size_t split_short(const char *line, struct slice *out, size_t max, const char **nl)
+{
+	return have_avx2 ? split_short_line_avx2(line, out, max, nl)
+			 : split_short_line(line, out, max, nl);
+}
+#else
+#define split_short split_short_line
+#endif
 
 /* State of split_line across 64-byte blocks: a field may span blocks. */
 struct splitter {
@@ -160,7 +197,7 @@ size_t split_line(const char *line, const char *end, struct slice *out, size_t m
 	struct splitter sp = { line, out, max, 0, 0, 0, 0 };
 
 	if (total >= 64) {
-		size_t n = split_short_line(line, out, max, nl);
+		size_t n = split_short(line, out, max, nl);
 		if (*nl)
 			return n;
 	}

@@ -94,6 +94,18 @@ static void grow_index(struct alloc_table *t)
 		place(t, t->blocks[i].hash, i);
 }
 
+/* memcpy of a key of at most KEY_INLINE bytes, without a library call
+ * for the 8 to 16 bytes of a pointer: two overlapping 8-byte copies. */
+static void copy_short_key(char *to, struct slice key)
+{
+	if (key.n >= 8 && key.n <= 16) {
+		__builtin_memcpy(to, key.p, 8);
+		__builtin_memcpy(to + key.n - 8, key.p + key.n - 8, 8);
+	} else if (key.n) {
+		memcpy(to, key.p, key.n);
+	}
+}
+
 struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t hash)
 {
 	if ((t->count + 1) * 4 > t->nslots)
@@ -108,8 +120,8 @@ struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t has
 	b->key_len = (uint32_t)key.n;
 	if (key.n > KEY_INLINE)
 		b->key.heap = xmemdup0(key.p, key.n);
-	else if (key.n)
-		memcpy(b->key.inl, key.p, key.n);
+	else
+		copy_short_key(b->key.inl, key);
 	b->stack = -1;
 	place(t, hash, t->count);
 	t->count++;
