@@ -176,7 +176,8 @@ int logfile_open(const char *pattern, pid_t pid, int forked,
         errno = ENAMETOOLONG;
         return -1;
     }
-    if (!forked) {
+    /* "%p" makes the name this process's own: a fork child takes it too. */
+    if (!forked || strstr(pattern, "%p")) {
         int fd = claim(base);
         if (fd >= 0 || errno != EWOULDBLOCK) {
             if (fd >= 0 && strlen(base) < chosen_size)

@@ -22,6 +22,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -395,7 +396,9 @@ static int default_report_name(char *out, size_t size)
 {
     const char *log = tracer_log_path();
     char pattern[4200];
-    if (log && strlen(log) < 4000) {
+    struct stat st;
+    /* Beside a log that is a file: never /dev/stdout.1.memlog. */
+    if (log && strlen(log) < 4000 && stat(log, &st) == 0 && S_ISREG(st.st_mode)) {
         strcpy(pattern, log);
         for (char *p = pattern; *p; p++)
             if (*p == '%')
