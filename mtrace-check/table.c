@@ -13,6 +13,7 @@ void table_init(struct alloc_table *t)
 {
 	t->nslots = INITIAL_SLOTS;
 	t->found = 0;
+	t->vacant = 0;
 	t->slots = xcalloc(t->nslots, sizeof *t->slots);
 	t->cap = INITIAL_BLOCKS;
 	t->count = 0;
@@ -61,7 +62,8 @@ struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash)
 	size_t mask = t->nslots - 1;
 	uint64_t tag = hash << 32;
 
-	for (size_t i = hash & mask; t->slots[i]; i = (i + 1) & mask) {
+	size_t i;
+	for (i = hash & mask; t->slots[i]; i = (i + 1) & mask) {
 		uint64_t s = t->slots[i];
 		if ((s & ~(uint64_t)UINT32_MAX) != tag)
 			continue;
@@ -71,6 +73,8 @@ struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash)
 			return b;
 		}
 	}
+	t->vacant = i + 1;
+	t->vacant_hash = hash;
 	return NULL;
 }
 
@@ -84,9 +88,25 @@ static void place(struct alloc_table *t, uint64_t hash, size_t pos)
 	t->slots[i] = slot_of(hash, pos);
 }
 
+/* An insert nearly always follows the table_find that missed the same
+ * key: the empty slot that ended its probe is where place() would stop.
+ * The hint is good for that one insert only (any change to the index
+ * may open an earlier hole in the run). */
+static void place_new(struct alloc_table *t, uint64_t hash, size_t pos)
+{
+	size_t hint = t->vacant;
+
+	t->vacant = 0;
+	if (hint && t->vacant_hash == hash && !t->slots[hint - 1])
+		t->slots[hint - 1] = slot_of(hash, pos);
+	else
+		place(t, hash, pos);
+}
+
 /* Keep the index at most a quarter full: probe runs stay short. */
 static void grow_index(struct alloc_table *t)
 {
+	t->vacant = 0;
 	free(t->slots);
 	t->nslots *= 2;
 	t->slots = xcalloc(t->nslots, sizeof *t->slots);
@@ -123,7 +143,7 @@ struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t has
 	else
 		copy_short_key(b->key.inl, key);
 	b->stack = -1;
-	place(t, hash, t->count);
+	place_new(t, hash, t->count);
 	t->count++;
 	return b;
 }
@@ -165,6 +185,7 @@ void table_remove(struct alloc_table *t, struct block *b)
 	size_t pos = (size_t)(b - t->blocks), last = t->count - 1;
 
 	free_key(b);
+	t->vacant = 0;
 	delete_slot(t, slot_index(t, pos));
 	if (pos != last) {
 		/* Fill the hole with the last block and repoint its slot. */

@@ -38,6 +38,8 @@ struct alloc_table {
 	uint64_t *slots;             /* 0 empty, else hash low 32 << 32 | pos + 1 */
 	size_t nslots;               /* power of two */
 	size_t found;                /* slot of the last table_find hit */
+	size_t vacant;               /* 1 + the empty slot its last miss ended at, or 0 */
+	uint64_t vacant_hash;        /* the hash of that miss */
 };
 
 void table_init(struct alloc_table *t);
