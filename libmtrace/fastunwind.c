@@ -857,18 +857,30 @@ static void rule_from_row(const struct row *row, struct rule *r)
 
 /* Works out the rule for code address PC; false when PC is in no loaded
  * object (a rule worth caching is only found in one). */
-static bool compute_rule(uintptr_t pc, struct rule *r)
+/* Code without unwind information (built with -fno-asynchronous-unwind-
+ * tables, hand-written, generated at run time): guess a frame-pointer
+ * frame, as libunwind does: CFA = RBP + 16, the caller's RBP saved at
+ * RBP.  The walk's checks stop it where the guess is wrong. */
+static void frame_pointer_guess(struct rule *r)
+{
+    *r = (struct rule){ .kind = RULE_STANDARD, .cfa_rbp = true,
+                        .cfa_off = 16, .rbp_off = -16 };
+}
+
+static bool compute_rule(uintptr_t pc, struct rule *r, bool *no_info)
 {
     struct dl_find_object obj;
     struct cie ci;
     struct fde fd;
     struct row row;
     *r = (struct rule){ .kind = RULE_STOP };
+    *no_info = true;
     if (_dl_find_object((void *)pc, &obj) != 0)
         return false;
     const uint8_t *entry = obj.dlfo_eh_frame ? find_fde(obj.dlfo_eh_frame, pc) : NULL;
     if (entry == NULL || !parse_fde(entry, &ci, &fd) || pc < fd.pc_begin || pc >= fd.pc_end)
         return true;
+    *no_info = false;
     if (ci.signal) {
         if (is_restore_rt(&fd, pc))
             r->kind = RULE_SIGNAL;
@@ -884,9 +896,14 @@ static bool compute_rule(uintptr_t pc, struct rule *r)
  * itself; or where a signal interrupted (BACK = 0), computed each time. */
 static void rule_for(uintptr_t ip, uintptr_t back, struct rule *r)
 {
+    bool no_info;
     if (back && cache_get(ip, r))
         return;
-    if (compute_rule(ip - back, r) && back)
+    bool known = compute_rule(ip - back, r, &no_info);
+    /* Only a caller (BACK) has surely run its prologue. */
+    if (no_info && back)
+        frame_pointer_guess(r);
+    if (known && back)
         cache_put(ip, r);
 }
 
