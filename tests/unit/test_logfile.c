@@ -291,22 +291,35 @@ START_TEST(pid_outside_header_line)
 }
 END_TEST
 
+/* A fork child never takes the parent's plain name... */
 START_TEST(forked_never_plain)
 {
-    char pattern[512], plain[512], want[512], want1[512], chosen[4096];
-    path_in_dir(pattern, sizeof pattern, "f.%%p", 0, 0);
-    path_in_dir(plain, sizeof plain, "f.%ld", PID, 0);
-    path_in_dir(want, sizeof want, "f.%ld.%ld", PID, PID);
+    char pattern[512], want[512], want1[512], chosen[4096];
+    path_in_dir(pattern, sizeof pattern, "f", 0, 0);
+    path_in_dir(want, sizeof want, "f.%ld", PID, 0);
     int fd = logfile_open(pattern, PID, 1, chosen, sizeof chosen);
     assert_claimed(fd, want);
     ck_assert_str_eq(chosen, want);
-    ck_assert(!exists(plain));   /* never even created */
+    ck_assert(!exists(pattern));   /* never even created */
     int fd1 = logfile_open(pattern, PID, 1, chosen, sizeof chosen);
-    path_in_dir(want1, sizeof want1, "f.%ld.%ld.1", PID, PID);
+    path_in_dir(want1, sizeof want1, "f.%ld.%ld", PID, 1);
     assert_claimed(fd1, want1);   /* the first is still held */
     ck_assert_str_eq(chosen, want1);
     close(fd);
     close(fd1);
+}
+END_TEST
+
+/* ...unless "%p" makes it the child's own: "f.%p" -> f.PID, no suffix. */
+START_TEST(forked_percent_p_is_own)
+{
+    char pattern[512], plain[512], chosen[4096];
+    path_in_dir(pattern, sizeof pattern, "f.%%p", 0, 0);
+    path_in_dir(plain, sizeof plain, "f.%ld", PID, 0);
+    int fd = logfile_open(pattern, PID, 1, chosen, sizeof chosen);
+    assert_claimed(fd, plain);
+    ck_assert_str_eq(chosen, plain);
+    close(fd);
 }
 END_TEST
 
@@ -383,6 +396,7 @@ Suite *logfile_suite(void)
     tcase_add_test(tc, same_pid_other_process);
     tcase_add_test(tc, pid_outside_header_line);
     tcase_add_test(tc, forked_never_plain);
+    tcase_add_test(tc, forked_percent_p_is_own);
     tcase_add_test(tc, relative_pattern_made_absolute);
     tcase_add_test(tc, unwritable_directory);
     suite_add_tcase(s, tc);
