@@ -20,7 +20,7 @@ checker:
 	$(MAKE) -C mtrace-check
 
 check: all
-	$(MAKE) -C tests check
+	@$(MAKE) --no-print-directory -C tests check
 
 deps:
 	bash scripts/install-deps.sh
