@@ -1113,12 +1113,19 @@ struct memo_entry {
     uintptr_t slots[MEMO_DEPTH + 1];
     uintptr_t rbp_slots[MEMO_DEPTH], rbp_values[MEMO_DEPTH];
     void *frames[MEMO_DEPTH];
+    void *user;                  /* the caller's, for this walk's frames */
 };
 
 struct fastunwind_memo {
     struct memo_entry entry[MEMO_ENTRIES];
     unsigned next;   /* the entry a new walk replaces (round robin) */
+    struct memo_entry *last;   /* the last walk's entry, NULL: not memoized */
 };
+
+void **fastunwind_memo_user(struct fastunwind_memo *m)
+{
+    return m && m->last ? &m->last->user : NULL;
+}
 
 size_t fastunwind_memo_size(void)
 {
@@ -1161,15 +1168,20 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
 int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
                          uintptr_t ip, uintptr_t sp, uintptr_t bp)
 {
-    if (memo == NULL || max > MEMO_DEPTH)
+    if (memo == NULL)
+        return walk(frames, max, ip, sp, bp, NULL);
+    memo->last = NULL;
+    if (max > MEMO_DEPTH)
         return walk(frames, max, ip, sp, bp, NULL);
     /* Any entry may hold this walk: calls from many places start at the
      * same RSP, and a mismatch shows at the first return address that
      * differs. */
     for (int i = 0; i < MEMO_ENTRIES; i++) {
         int n = memo_replay(&memo->entry[i], frames, max, ip, sp, bp);
-        if (n)
+        if (n) {
+            memo->last = &memo->entry[i];
             return n;
+        }
     }
     struct memo_entry *e = &memo->entry[memo->next++ % MEMO_ENTRIES];
     int n;
@@ -1191,7 +1203,9 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     e->n = n;
     e->ended_low = trail.ended_low;
     e->gen = gen;
+    e->user = NULL;
     __atomic_store_n(&e->ip, ip, __ATOMIC_RELEASE);
+    memo->last = e;
     return n;
 }
 

@@ -24,6 +24,10 @@ int fastunwind_backtrace(void **frames, int max);
 struct fastunwind_memo;
 int fastunwind_backtrace_memo(void **frames, int max, struct fastunwind_memo *memo);
 size_t fastunwind_memo_size(void);
+/* A word the caller may keep with the walk just made (the same frames
+ * every time it is replayed; NULL after a new walk), or NULL when that walk
+ * was not memoized.  Valid until the next walk with M. */
+void **fastunwind_memo_user(struct fastunwind_memo *m);
 
 /* Forgets every cached rule.  Call after a dlclose() that may unload code
  * whose addresses a later dlopen() could reuse. */

@@ -64,14 +64,19 @@ const char *tracer_log_path(void)
 static struct stack *current_stack(const void *caller)
 {
     void *frames[MTF_MAX_DEPTH];
-    int n;
     if (mt_config.classic) {
         frames[0] = (void *)caller;   /* glibc's lines need the caller only */
-        n = 1;
-    } else {
-        n = unwind_stack(frames, mt_config.depth, caller);
+        return stacktab_intern(frames, 1);
     }
-    return stacktab_intern(frames, n);
+    /* A replayed walk brings back the stack found for it last time. */
+    void **memo;
+    int n = unwind_stack_memo(frames, mt_config.depth, caller, &memo);
+    if (memo && *memo)
+        return *memo;
+    struct stack *s = stacktab_intern(frames, n);
+    if (memo)
+        *memo = s;
+    return s;
 }
 
 /* Peak live bytes: each thread adds its changes to the global count in

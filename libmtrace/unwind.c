@@ -163,6 +163,13 @@ int unwind_stack(void **frames, int max, const void *caller)
     return n;
 }
 
+int unwind_stack_memo(void **frames, int max, const void *caller, void ***memo)
+{
+    int n = unwind_stack(frames, max, caller);
+    *memo = current == UNWIND_FAST ? fastunwind_memo_user(thread_memo()) : NULL;
+    return n;
+}
+
 void unwind_forget_code(void)
 {
     fastunwind_flush();

@@ -11,6 +11,10 @@ const char *unwind_name(void);
  * that called the allocation function), so the tracer's own frames never
  * appear.  Returns the number of frames (at least 1: CALLER itself). */
 int unwind_stack(void **frames, int max, const void *caller);
+/* unwind_stack, and *MEMO: a word to keep with these frames (NULL when the
+ * unwinder cannot keep one).  The same walk again finds the word as it was
+ * left: a caller may store what it derived from the frames there. */
+int unwind_stack_memo(void **frames, int max, const void *caller, void ***memo);
 /* After dlclose(): cached unwinding rules may describe unloaded code. */
 void unwind_forget_code(void);
 /* The first unwind loads and initialises the unwinder (libgcc_s for glibc's
