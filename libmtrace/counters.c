@@ -68,10 +68,11 @@ void counters_add_free(uint32_t id, long bytes)
 
 void counters_undo_free(uint32_t id, long bytes)
 {
-    counters_add_free(id, -bytes);
     struct stack_counts *c = counters_mine(id);
-    if (c)
-        bump(&c->frees, -2);   /* the call above counted one more */
+    if (c) {
+        bump(&c->frees, -1);
+        bump(&c->freed_bytes, -bytes);
+    }
 }
 
 static long load(const long *field)

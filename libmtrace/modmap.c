@@ -40,7 +40,7 @@ static struct module *find_loaded(uintptr_t addr)
     return NULL;
 }
 
-static const char *executable_path(void)
+const char *modmap_executable_path(void)
 {
     if (exe_path == NULL) {
         char buf[4096];
@@ -48,7 +48,7 @@ static const char *executable_path(void)
         buf[n > 0 ? n : 0] = '\0';
         exe_path = arena_strdup(buf);
     }
-    return exe_path;
+    return exe_path ? exe_path : "";
 }
 
 static void hex_bytes(char *out, const unsigned char *bytes, size_t n)
@@ -127,7 +127,7 @@ static void add_module(struct dl_phdr_info *info, uintptr_t lo, uintptr_t hi)
     m->bias = info->dlpi_addr;
     m->lo = lo;
     m->hi = hi;
-    m->path = (name && *name) ? arena_strdup(name) : executable_path();
+    m->path = (name && *name) ? arena_strdup(name) : modmap_executable_path();
     read_build_id(info, m->build_id);
     modules[n] = m;
     atomic_store_explicit(&module_count, n + 1, memory_order_release);

@@ -31,6 +31,8 @@ int modmap_mark_unloaded(void);
 /* Modules known so far, in id order. */
 int modmap_count(void);
 struct module *modmap_get(int id);
+/* The traced executable (/proc/self/exe, read once); "" if unknown. */
+const char *modmap_executable_path(void);
 /* In a fork child: another thread may have held the table's lock. */
 void modmap_reset_after_fork(void);
 

@@ -12,6 +12,7 @@
 #include "fmt.h"
 #include "guard.h"
 #include "logfile.h"
+#include "modmap.h"
 #include "stacktab.h"
 #include "tracer.h"
 #include "writer.h"
@@ -298,11 +299,8 @@ static void put_stack_row(struct writer *w, const struct stack_row *r,
 static void put_header(struct writer *w, const char *trigger, const char *label,
                        double uptime, double interval)
 {
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = '\0';
     writer_puts(w, "# libmtrace report, format 1\nprogram ");
-    writer_puts(w, exe);
+    writer_puts(w, modmap_executable_path());
     writer_putc(w, '\n');
     put_key(w, "pid", getpid());
     put_key(w, "sequence", (long)report_seq);
@@ -372,21 +370,20 @@ static void put_body(struct writer *w, struct gather *g, double interval)
 
 /* ---- destination -------------------------------------------------------- */
 
-static const char *program_name(char *buf, size_t size)
+static const char *program_name(void)
 {
-    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-    buf[n > 0 ? n : 0] = '\0';
-    const char *slash = strrchr(buf, '/');
-    return slash ? slash + 1 : buf;
+    const char *exe = modmap_executable_path();
+    const char *slash = strrchr(exe, '/');
+    return slash ? slash + 1 : exe;
 }
 
 /* PATTERN with %p (pid), %n (sequence), %e (program) and %% expanded. */
 static int expand_report_name(const char *pattern, char *out, size_t size)
 {
-    char prog[4096], pid[24], seq[24];
+    char pid[24], seq[24];
     *fmt_dec(pid, (uint64_t)getpid()) = '\0';
     *fmt_dec(seq, report_seq) = '\0';
-    const char *values[] = { pid, seq, program_name(prog, sizeof prog), "%" };
+    const char *values[] = { pid, seq, program_name(), "%" };
     return fmt_expand(pattern, "pne%", values, out, size);
 }
 

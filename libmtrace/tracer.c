@@ -421,12 +421,10 @@ static void write_header(struct writer *w, pid_t forked_from)
         writer_dec(w, (uint64_t)forked_from);
     }
     writer_putc(w, '\n');
-    char path[4096];
-    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n > 0) {
-        path[n] = '\0';
+    const char *exe = modmap_executable_path();
+    if (*exe) {
         writer_puts(w, MTF_REC_PROGRAM " ");
-        writer_puts(w, path);
+        writer_puts(w, exe);
         writer_putc(w, '\n');
     }
 }
@@ -576,12 +574,18 @@ void tracer_fork_prepare(void)
     arena_lock_for_fork();
 }
 
-void tracer_fork_parent(void)
+/* The table locks prepare took, in reverse order. */
+static void release_table_locks(void)
 {
     arena_unlock_after_fork();
     livetab_unlock_all();
     frametab_unlock_after_fork();
     stacktab_unlock_after_fork();
+}
+
+void tracer_fork_parent(void)
+{
+    release_table_locks();
     pthread_mutex_unlock(&log_state.lock);
     gate_open_after_fork();
 }
@@ -599,10 +603,7 @@ void tracer_fork_child(void)
 {
     pid_t parent = forking_pid;
     /* Only this thread survives, and it holds every lock: release them. */
-    arena_unlock_after_fork();
-    livetab_unlock_all();
-    frametab_unlock_after_fork();
-    stacktab_unlock_after_fork();
+    release_table_locks();
     pthread_mutex_init(&log_state.lock, NULL);
     modmap_reset_after_fork();
     threads_reset_after_fork();
