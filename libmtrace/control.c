@@ -87,7 +87,7 @@ static void release_and_flush_at_exit(void *unused)
 static void flush_at_quick_exit(void)
 {
     if (guard_enter()) {
-        tracer_flush_at_exit();
+        tracer_write_out();
         guard_leave();
     }
 }
@@ -202,7 +202,7 @@ MT_EXPORT int dlclose(void *handle)
 MT_EXPORT void _exit(int status)
 {
     if (tracer_started() && guard_enter()) {
-        tracer_flush_at_exit();
+        tracer_write_out();
         guard_leave();
     }
     for (;;)

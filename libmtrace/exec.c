@@ -19,7 +19,7 @@
 static void flush_before_exec(void)
 {
     if (tracer_started() && guard_enter()) {
-        tracer_flush_at_exit();
+        tracer_write_out();
         guard_leave();
     }
 }

@@ -1,19 +1,32 @@
 /* livetab.c - see livetab.h.  Open addressing with linear probing and
- * backward-shift deletion (no tombstones), one table per shard.  Sizes of
- * 4 GiB and more do not fit the 32-bit field and are kept exactly in a
- * small side list.  GPL-3.0-or-later. */
+ * backward-shift deletion, one table per shard.
+ *
+ * A slot's first word is the address (48 bits: x86-64 user space), the
+ * tag of the line that entered it (threadlog.h, 15 bits) and a "freed"
+ * bit.  Freed entries are ordinary members of their probe runs: they are
+ * dropped when their line is out, at the next rebuild of the shard.
+ * Sizes of 4 GiB and more do not fit the 32-bit field and are kept exactly
+ * in a small side list, which also holds the (in practice unseen) blocks
+ * above 48 bits of address, whole.  GPL-3.0-or-later. */
 #include "livetab.h"
 #include "arena.h"
 #include "spin.h"
+#include "threadlog.h"
 #include <string.h>
 
 #define SHARDS 64
 #define INITIAL_SLOTS 256
 #define BIG_SIZE 0xffffffffu
 
+#define ADDR_BITS 48
+#define ADDR_MASK ((1ull << ADDR_BITS) - 1)
+#define FREED_BIT (1ull << 63)
+
+_Static_assert(ADDR_BITS + TAG_BITS < 64, "a slot's word holds addr, tag, bit");
+
 struct slot {
-    uintptr_t ptr;     /* 0: empty */
-    uint32_t size;     /* BIG_SIZE: see the big list */
+    uint64_t word;     /* 0: empty; else address | tag | FREED_BIT */
+    uint32_t size;     /* BIG_SIZE: see the side list */
     uint32_t stack;
 };
 
@@ -21,18 +34,49 @@ struct slot {
 struct shard {
     spinlock_t lock;
     struct slot *slots;
-    size_t mask, count;
+    size_t mask;
+    size_t count;      /* live entries */
+    size_t freed;      /* freed entries */
 } __attribute__((aligned(64)));
 
-struct big_block {
+/* A side entry: a big block's exact size (its slot says BIG_SIZE), or a
+ * far block (address above 48 bits) with all it has. */
+struct side_block {
     uintptr_t ptr;
     size_t size;
+    uint32_t stack, tag;
 };
 
 static struct shard shards[SHARDS];
-static struct big_block *big;
-static size_t big_count, big_cap;
-static spinlock_t big_lock = SPINLOCK_INIT;
+static struct side_block *side;
+static size_t side_count, side_cap, far_count;
+static spinlock_t side_lock = SPINLOCK_INIT;
+
+static uintptr_t addr_of(uint64_t word)
+{
+    return (uintptr_t)(word & ADDR_MASK);
+}
+
+static uint32_t tag_of(uint64_t word)
+{
+    return (uint32_t)(word >> ADDR_BITS) & ((1u << TAG_BITS) - 1);
+}
+
+static int is_freed(uint64_t word)
+{
+    return (word & FREED_BIT) != 0;
+}
+
+static uint64_t make_word(uintptr_t ptr, uint32_t tag, int freed)
+{
+    return (uint64_t)ptr | (uint64_t)tag << ADDR_BITS |
+           (freed ? FREED_BIT : 0);
+}
+
+static int is_far(uintptr_t ptr)
+{
+    return ptr > ADDR_MASK;
+}
 
 /* The hash keeps neighbours together: blocks in one 4 KiB page go to one
  * shard and to neighbouring slots (their offset in the page is the low
@@ -59,73 +103,105 @@ static struct shard *shard_of(uint64_t hash)
     return &shards[hash >> 58];
 }
 
-static void big_put(uintptr_t ptr, size_t size)
+/* ---- the side list ------------------------------------------------------ */
+
+static void side_put(struct side_block b)
 {
-    spin_lock(&big_lock);
-    if (big_count == big_cap) {
-        size_t cap = big_cap ? big_cap * 2 : 256;
-        struct big_block *n = pages_map(cap * sizeof *n);
+    spin_lock(&side_lock);
+    if (side_count == side_cap) {
+        size_t cap = side_cap ? side_cap * 2 : 256;
+        struct side_block *n = pages_map(cap * sizeof *n);
         if (n == NULL) {
-            spin_unlock(&big_lock);
+            spin_unlock(&side_lock);
             return;
         }
-        if (big)
-            memcpy(n, big, big_count * sizeof *n);
-        pages_unmap(big, big_cap * sizeof *big);
-        big = n;
-        big_cap = cap;
+        if (side)
+            memcpy(n, side, side_count * sizeof *n);
+        pages_unmap(side, side_cap * sizeof *side);
+        side = n;
+        side_cap = cap;
     }
-    big[big_count++] = (struct big_block){ ptr, size };
-    spin_unlock(&big_lock);
+    side[side_count++] = b;
+    if (is_far(b.ptr))
+        far_count++;
+    spin_unlock(&side_lock);
 }
 
-static size_t big_take(uintptr_t ptr)
+/* Takes PTR's entry out into *OUT; returns 0 when there is none. */
+static int side_take(uintptr_t ptr, struct side_block *out)
 {
-    size_t size = BIG_SIZE;
-    spin_lock(&big_lock);
-    for (size_t i = 0; i < big_count; i++)
-        if (big[i].ptr == ptr) {
-            size = big[i].size;
-            big[i] = big[--big_count];
+    int found = 0;
+    spin_lock(&side_lock);
+    for (size_t i = 0; i < side_count; i++)
+        if (side[i].ptr == ptr) {
+            *out = side[i];
+            side[i] = side[--side_count];
+            if (is_far(ptr))
+                far_count--;
+            found = 1;
             break;
         }
-    spin_unlock(&big_lock);
-    return size;
+    spin_unlock(&side_lock);
+    return found;
 }
 
-static size_t big_peek(uintptr_t ptr)
+static size_t big_size(uintptr_t ptr)
 {
-    size_t size = BIG_SIZE;
-    for (size_t i = 0; i < big_count; i++)
-        if (big[i].ptr == ptr)
-            size = big[i].size;
-    return size;
+    struct side_block b;
+    return side_take(ptr, &b) ? b.size : BIG_SIZE;
 }
+
+static size_t side_peek_size(uintptr_t ptr)
+{
+    for (size_t i = 0; i < side_count; i++)
+        if (side[i].ptr == ptr)
+            return side[i].size;
+    return BIG_SIZE;
+}
+
+/* ---- the shards ----------------------------------------------------------- */
 
 static void place(struct slot *slots, size_t mask, struct slot s)
 {
-    size_t i = ptr_hash(s.ptr) & mask;
-    while (slots[i].ptr)
+    size_t i = ptr_hash(addr_of(s.word)) & mask;
+    while (slots[i].word)
         i = (i + 1) & mask;
     slots[i] = s;
 }
 
-/* Doubles the shard's table; returns 0 when out of memory. */
-static int grow(struct shard *sh)
+/* A freed entry is kept while its line may still be in a thread's buffer. */
+static int keep(const struct slot *s)
 {
-    size_t n = sh->slots ? (sh->mask + 1) * 2 : INITIAL_SLOTS;
+    return s->word && (!is_freed(s->word) || threadlog_pending(tag_of(s->word)));
+}
+
+/* Rebuilds the shard's table without the freed entries that are no longer
+ * needed, twice as large when it would still be over half full.  Returns
+ * 0 when out of memory. */
+static int rebuild(struct shard *sh)
+{
+    size_t old_n = sh->slots ? sh->mask + 1 : 0, kept = 0;
+    for (size_t i = 0; i < old_n; i++)
+        kept += keep(&sh->slots[i]);
+    size_t n = old_n == 0 ? INITIAL_SLOTS
+             : (kept + 1) * 2 > old_n ? old_n * 2 : old_n;
     struct slot *slots = pages_map(n * sizeof *slots);
     if (slots == NULL)
         return 0;
-    if (sh->slots) {
-        for (size_t i = 0; i <= sh->mask; i++)
-            if (sh->slots[i].ptr)
-                place(slots, n - 1, sh->slots[i]);
-        pages_unmap(sh->slots, (sh->mask + 1) * sizeof *slots);
-    }
+    for (size_t i = 0; i < old_n; i++)
+        if (keep(&sh->slots[i]))
+            place(slots, n - 1, sh->slots[i]);
+    if (sh->slots)
+        pages_unmap(sh->slots, old_n * sizeof *slots);
     sh->slots = slots;
     sh->mask = n - 1;
+    sh->freed = kept - sh->count;
     return 1;
+}
+
+static int has_room(const struct shard *sh)
+{
+    return sh->slots && (sh->count + sh->freed + 1) * 4 <= (sh->mask + 1) * 3;
 }
 
 void livetab_prefetch(uintptr_t ptr)
@@ -138,80 +214,135 @@ void livetab_prefetch(uintptr_t ptr)
         __builtin_prefetch(&slots[h & sh->mask], 1);
 }
 
-void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack)
-{
-    uint64_t h = ptr_hash(ptr);
-    struct shard *sh = shard_of(h);
-    struct slot s = { ptr, size >= BIG_SIZE ? BIG_SIZE : (uint32_t)size, stack };
-    int replaced_big = 0;
-    spin_lock(&sh->lock);
-    if ((sh->slots == NULL || (sh->count + 1) * 4 > (sh->mask + 1) * 3) &&
-        !grow(sh)) {
-        spin_unlock(&sh->lock);
-        return;
-    }
-    size_t i = h & sh->mask;
-    while (sh->slots[i].ptr && sh->slots[i].ptr != ptr)
-        i = (i + 1) & sh->mask;
-    if (sh->slots[i].ptr == 0)
-        sh->count++;
-    else
-        replaced_big = sh->slots[i].size == BIG_SIZE;
-    sh->slots[i] = s;
-    spin_unlock(&sh->lock);
-    /* The side list holds exactly the big blocks that are in the table. */
-    if (replaced_big)
-        big_take(ptr);
-    if (s.size == BIG_SIZE)
-        big_put(ptr, size);
-}
-
 /* Backward-shift deletion: moves later members of the probe run into the
- * hole so that lookups never need tombstones. */
+ * hole so that lookups never need markers for empty slots. */
 static void delete_at(struct shard *sh, size_t hole)
 {
     size_t i = hole;
     for (;;) {
         i = (i + 1) & sh->mask;
-        if (sh->slots[i].ptr == 0)
+        if (sh->slots[i].word == 0)
             break;
-        size_t home = ptr_hash(sh->slots[i].ptr) & sh->mask;
+        size_t home = ptr_hash(addr_of(sh->slots[i].word)) & sh->mask;
         /* Move it when its home is not in (hole, i] cyclically. */
         if (((i - home) & sh->mask) >= ((i - hole) & sh->mask)) {
             sh->slots[hole] = sh->slots[i];
             hole = i;
         }
     }
-    sh->slots[hole].ptr = 0;
-    sh->count--;
+    sh->slots[hole].word = 0;
 }
 
-int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack)
+/* The slot holding PTR (live or freed), else the empty slot ending its
+ * probe run.  Shard locked, table present. */
+static size_t find(const struct shard *sh, uint64_t hash, uintptr_t ptr)
 {
+    size_t i = hash & sh->mask;
+    while (sh->slots[i].word && addr_of(sh->slots[i].word) != ptr)
+        i = (i + 1) & sh->mask;
+    return i;
+}
+
+uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
+                               uint32_t tag)
+{
+    struct side_block old;
+    if (is_far(ptr)) {
+        side_take(ptr, &old);   /* a block whose free we never saw */
+        side_put((struct side_block){ ptr, size, stack, tag });
+        return 0;
+    }
+    uint64_t h = ptr_hash(ptr);
+    struct shard *sh = shard_of(h);
+    int big = size >= BIG_SIZE, replaced_big = 0;
+    uint32_t freed_tag = 0;
+    spin_lock(&sh->lock);
+    if (!has_room(sh) && !rebuild(sh)) {
+        spin_unlock(&sh->lock);
+        return 0;
+    }
+    size_t i = find(sh, h, ptr);
+    uint64_t w = sh->slots[i].word;
+    if (w == 0) {
+        sh->count++;
+    } else if (is_freed(w)) {
+        freed_tag = tag_of(w);
+        sh->freed--;
+        sh->count++;
+    } else {
+        replaced_big = sh->slots[i].size == BIG_SIZE;
+    }
+    sh->slots[i] = (struct slot){ make_word(ptr, tag, 0),
+                                  big ? BIG_SIZE : (uint32_t)size, stack };
+    spin_unlock(&sh->lock);
+    /* The side list holds exactly the big blocks that are in the table. */
+    if (replaced_big)
+        big_size(ptr);
+    if (big)
+        side_put((struct side_block){ ptr, size, 0, 0 });
+    return freed_tag;
+}
+
+void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack)
+{
+    livetab_insert_tagged(ptr, size, stack, 0);
+}
+
+static int remove_far(uintptr_t ptr, size_t *size, uint32_t *stack,
+                      uint32_t *alloc_tag)
+{
+    struct side_block b;
+    if (!side_take(ptr, &b))
+        return LIVE_ABSENT;
+    *size = b.size;
+    *stack = b.stack;
+    *alloc_tag = b.tag;
+    return LIVE_FOUND_UNMARKED;
+}
+
+int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
+                          uint32_t *alloc_tag, uint32_t free_tag)
+{
+    if (is_far(ptr))
+        return remove_far(ptr, size, stack, alloc_tag);
     uint64_t h = ptr_hash(ptr);
     struct shard *sh = shard_of(h);
     int found = 0;
     uint32_t small = 0;
     spin_lock(&sh->lock);
     if (sh->slots) {
-        for (size_t i = h & sh->mask; sh->slots[i].ptr; i = (i + 1) & sh->mask)
-            if (sh->slots[i].ptr == ptr) {
-                small = sh->slots[i].size;
-                *stack = sh->slots[i].stack;
+        size_t i = find(sh, h, ptr);
+        struct slot *s = &sh->slots[i];
+        if (s->word && !is_freed(s->word)) {
+            found = 1;
+            small = s->size;
+            *stack = s->stack;
+            *alloc_tag = tag_of(s->word);
+            sh->count--;
+            if (free_tag) {
+                *s = (struct slot){ make_word(ptr, free_tag, 1), 0, 0 };
+                sh->freed++;
+            } else {
                 delete_at(sh, i);
-                found = 1;
-                break;
             }
+        }
     }
     spin_unlock(&sh->lock);
-    if (found)
-        *size = small == BIG_SIZE ? big_take(ptr) : small;
-    return found;
+    if (!found)
+        return LIVE_ABSENT;
+    *size = small == BIG_SIZE ? big_size(ptr) : small;
+    return LIVE_FOUND;
+}
+
+int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack)
+{
+    uint32_t tag;
+    return livetab_remove_tagged(ptr, size, stack, &tag, 0) != LIVE_ABSENT;
 }
 
 size_t livetab_count(void)
 {
-    size_t n = 0;
+    size_t n = far_count;
     for (int i = 0; i < SHARDS; i++)
         n += shards[i].count;
     return n;
@@ -225,23 +356,28 @@ void livetab_each(void (*fn)(uintptr_t, size_t, uint32_t, void *), void *arg)
             continue;
         for (size_t i = 0; i <= sh->mask; i++) {
             struct slot *e = &sh->slots[i];
-            if (e->ptr)
-                fn(e->ptr, e->size == BIG_SIZE ? big_peek(e->ptr) : e->size,
-                   e->stack, arg);
+            if (e->word == 0 || is_freed(e->word))
+                continue;
+            uintptr_t ptr = addr_of(e->word);
+            fn(ptr, e->size == BIG_SIZE ? side_peek_size(ptr) : e->size,
+               e->stack, arg);
         }
     }
+    for (size_t i = 0; i < side_count; i++)
+        if (is_far(side[i].ptr))
+            fn(side[i].ptr, side[i].size, side[i].stack, arg);
 }
 
 void livetab_lock_all(void)
 {
     for (int i = 0; i < SHARDS; i++)
         spin_lock(&shards[i].lock);
-    spin_lock(&big_lock);
+    spin_lock(&side_lock);
 }
 
 void livetab_unlock_all(void)
 {
-    spin_unlock(&big_lock);
+    spin_unlock(&side_lock);
     for (int i = SHARDS - 1; i >= 0; i--)
         spin_unlock(&shards[i].lock);
 }

@@ -2,21 +2,48 @@
  * address, size and allocation stack of each.  It decides which frees are
  * logged, gives a fork child the blocks it inherits and feeds reports.
  * 16 bytes a block in a table kept at most 3/4 full; sharded by address
- * so threads rarely meet on a lock.  GPL-3.0-or-later. */
+ * so threads rarely meet on a lock.
+ *
+ * It also keeps what threadlog.h needs to order the log across threads:
+ * each block remembers the tag of its allocation line, and a freed block
+ * stays in the table as a "freed" entry with the tag of its free line
+ * until that line is out (or the address is allocated again, when the
+ * caller gets the tag back).  GPL-3.0-or-later. */
 #ifndef MT_LIVETAB_H
 #define MT_LIVETAB_H
 #include <stddef.h>
 #include <stdint.h>
 
+/* Enters a block whose allocation line carries TAG (0: no line).  Returns
+ * the tag of the line that freed the same address, when the table still
+ * holds it (the new "+" must not precede it in the log), else 0. */
+uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
+                               uint32_t tag);
+
+enum {
+    LIVE_ABSENT,           /* not a block allocated while tracing          */
+    LIVE_FOUND,            /* removed; the free is remembered (or untagged) */
+    LIVE_FOUND_UNMARKED,   /* removed, but the free could not be remembered:
+                              its line must be out before the real free    */
+};
+/* Removes PTR.  FREE_TAG (nonzero) is the tag of the free line: the
+ * address is remembered as freed by it.  On success *SIZE, *STACK and
+ * *ALLOC_TAG describe the block. */
+int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
+                          uint32_t *alloc_tag, uint32_t free_tag);
+
+/* Untagged forms (no log lines to order). */
 void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack);
+/* Removes PTR; returns 1 and its size and stack when it was there. */
+int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack);
+
 /* Starts loading PTR's slot into the cache, so that a later insert does
  * not wait for memory (the table is far larger than the cache). */
 void livetab_prefetch(uintptr_t ptr);
-/* Removes PTR; returns 1 and its size and stack when it was there. */
-int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack);
+/* Live blocks (freed entries are not counted). */
 size_t livetab_count(void);
-/* Visits every block.  Only where no other thread can change the table:
- * in a fork child, or with livetab_lock_all() held. */
+/* Visits every live block.  Only where no other thread can change the
+ * table: in a fork child, or with livetab_lock_all() held. */
 void livetab_each(void (*fn)(uintptr_t ptr, size_t size, uint32_t stack,
                              void *arg), void *arg);
 void livetab_lock_all(void);

@@ -455,6 +455,9 @@ int report_write(const char *trigger, const char *label)
     }
     pages_unmap(g.rows, g.cap * sizeof *g.rows);
     pthread_mutex_unlock(&report_lock);
+    /* The log on disk then holds every event the report counted, so it can
+     * be checked while the program runs on. */
+    tracer_write_out();
     return result;
 }
 

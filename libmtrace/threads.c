@@ -5,16 +5,20 @@
 
 static struct thread_record *_Atomic all_records;
 static struct thread_record *free_records;
+static struct thread_record *_Atomic by_id[MAX_THREAD_IDS];
+static atomic_uint ids_given;
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 __thread struct thread_record *mt_thread_mine __attribute__((tls_model("initial-exec")));
 
-/* Thread exit (a TLS destructor): the record goes back for reuse.  Frees
- * made by later destructors take a record anew. */
+/* Thread exit (a TLS destructor): the thread's log lines go out and the
+ * record goes back for reuse.  Frees made by later destructors take a
+ * record anew. */
 static void give_back(void *record)
 {
     struct thread_record *r = record;
+    threadlog_hand_over(r);
     mt_thread_mine = NULL;
     pthread_mutex_lock(&free_lock);
     r->next_free = free_records;
@@ -32,6 +36,11 @@ static struct thread_record *new_record(void)
     struct thread_record *r = arena_alloc(sizeof *r);
     if (r == NULL)
         return NULL;
+    unsigned id = atomic_fetch_add(&ids_given, 1) + 1;
+    if (id < MAX_THREAD_IDS) {
+        r->id = id;
+        atomic_store(&by_id[id], r);
+    }
     struct thread_record *head = atomic_load(&all_records);
     do
         r->next_all = head;
@@ -52,6 +61,13 @@ struct thread_record *thread_record_take(void)
     pthread_setspecific(exit_key, r);
     mt_thread_mine = r;
     return r;
+}
+
+struct thread_record *thread_record_by_id(unsigned id)
+{
+    return id < MAX_THREAD_IDS ? atomic_load_explicit(&by_id[id],
+                                                      memory_order_acquire)
+                               : NULL;
 }
 
 struct thread_record *thread_records(void)

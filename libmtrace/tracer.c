@@ -1,12 +1,16 @@
 /* tracer.c - the tracker core (see tracer.h): events, the log and its
  * records, and the log's life across start, stop, fork and exit.
  *
- * Locking: one log lock orders the log.  Everything that may take the
- * loader's lock (unwinding, dladdr, dl_iterate_phdr, first sight of a
- * frame) happens before it is taken; under it we only format and write.
+ * Event lines go to per-thread buffers (threadlog.h), which are handed to
+ * the shared log when full; records (#m, #f, #s) go to the shared log
+ * directly, before the first line that refers to them is appended.  One
+ * log lock guards the shared log.  Everything that may take the loader's
+ * lock (unwinding, dladdr, dl_iterate_phdr, first sight of a frame)
+ * happens before it is taken; under it we only format and write.
  * A free is logged before the real free() and a realloc's "<" before the
- * real realloc(), so an address is never logged as allocated again before
- * its release: the log is causally ordered across threads.
+ * real realloc(), and the live table carries the tags that let threadlog
+ * keep a free after its allocation and an allocation after the free of
+ * the same address: the log is causally ordered across threads.
  * GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "tracer.h"
@@ -23,6 +27,7 @@
 #include "modmap.h"
 #include "spin.h"
 #include "stacktab.h"
+#include "threadlog.h"
 #include "threads.h"
 #include "unwind.h"
 #include "writer.h"
@@ -36,10 +41,8 @@
 atomic_int mt_collecting;
 
 static struct {
-    /* The log lock: held for a memcpy of one line (and a write(2) when the
-     * buffer is full).  A mutex: measured on two threads, a spinlock spent
-     * its waits spinning (5.6x the CPU time of one thread, 0.36x the
-     * throughput) where the mutex sleeps (0.5x). */
+    /* The log lock: held to copy in a thread's buffer or a record (and
+     * for a write(2) when the shared buffer is full). */
     pthread_mutex_t lock;
     struct writer w;
     int logging;                /* a log file is open                      */
@@ -193,7 +196,7 @@ static void emit_stack(struct writer *w, struct stack *s)
 
 /* Room for an event line with a usual WHERE; longer ones are written in
  * pieces (emit_long_event). */
-#define EVENT_LINE_MAX 1024
+#define EVENT_LINE_MAX THREADLOG_LINE_MAX
 #define EVENT_FIELDS_MAX 96   /* op, pointer, size, stack id */
 
 /* Formats "@ WHERE OP PTR[ SIZE][ sID]\n" into LINE (EVENT_LINE_MAX bytes)
@@ -242,27 +245,19 @@ static void emit_long_event(struct writer *w, char op, const void *ptr,
     writer_put(w, line, format_event(line, op, ptr, size, with_size, s, NULL));
 }
 
-/* Writes an event line, after the stack record it refers to.  Log lock
- * held; LINE/N is the line already formatted, or N == 0. */
-static void emit_event_line(struct writer *w, const char *line, size_t n,
-                            char op, const void *ptr, size_t size,
-                            int with_size, struct stack *s,
-                            const struct frame *where)
+/* Writes an event line, after the stack record it refers to, straight
+ * into the shared log.  Log lock held (or single-threaded: fork child). */
+static void emit_event(struct writer *w, char op, const void *ptr, size_t size,
+                       int with_size, struct stack *s, const struct frame *where)
 {
+    char line[EVENT_LINE_MAX];
+    size_t n = format_event(line, op, ptr, size, with_size, s, where);
     if (!mt_config.classic && s)
         emit_stack(w, s);
     if (n)
         writer_put(w, line, n);
     else
         emit_long_event(w, op, ptr, size, with_size, s, where);
-}
-
-static void emit_event(struct writer *w, char op, const void *ptr, size_t size,
-                       int with_size, struct stack *s, const struct frame *where)
-{
-    char line[EVENT_LINE_MAX];
-    size_t n = format_event(line, op, ptr, size, with_size, s, where);
-    emit_event_line(w, line, n, op, ptr, size, with_size, s, where);
 }
 
 /* ---- failure ----------------------------------------------------------- */
@@ -289,20 +284,59 @@ static void stop_on_write_failure(void)
     atomic_store(&mt_collecting, 0);
 }
 
-static void log_event(char op, const void *ptr, size_t size, int with_size,
-                      struct stack *s, const struct frame *where)
+/* Where the threads' buffers go: the shared log. */
+static void log_sink(const char *lines, size_t n)
 {
-    if (!log_state.logging)
-        return;
-    char line[EVENT_LINE_MAX];
-    size_t n = format_event(line, op, ptr, size, with_size, s, where);
     pthread_mutex_lock(&log_state.lock);
     if (log_state.logging) {
-        emit_event_line(&log_state.w, line, n, op, ptr, size, with_size, s,
-                        where);
+        writer_put(&log_state.w, lines, n);
         stop_on_write_failure();
     }
     pthread_mutex_unlock(&log_state.lock);
+}
+
+/* The stack record (and the records it needs) goes to the shared log
+ * before the first line that uses it enters any thread's buffer. */
+static void publish_stack(struct stack *s)
+{
+    if (mt_config.classic || s == NULL || s->emitted_gen == log_state.gen)
+        return;
+    pthread_mutex_lock(&log_state.lock);
+    if (log_state.logging) {
+        emit_stack(&log_state.w, s);
+        stop_on_write_failure();
+    }
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+/* An event line, into this thread's buffer.  TAG: see threadlog_append. */
+static void log_event(char op, const void *ptr, size_t size, int with_size,
+                      struct stack *s, const struct frame *where, uint32_t tag)
+{
+    if (!log_state.logging)
+        return;
+    publish_stack(s);
+    char line[EVENT_LINE_MAX];
+    size_t n = format_event(line, op, ptr, size, with_size, s, where);
+    if (n) {
+        threadlog_append(line, n, tag);
+        return;
+    }
+    /* Too long for a buffer: this thread's earlier lines first. */
+    threadlog_flush_mine();
+    pthread_mutex_lock(&log_state.lock);
+    if (log_state.logging) {
+        emit_long_event(&log_state.w, op, ptr, size, with_size, s, where);
+        stop_on_write_failure();
+    }
+    pthread_mutex_unlock(&log_state.lock);
+}
+
+/* The tag this thread's next line will carry, or 0 when no log is
+ * written (then the live table keeps nothing for ordering). */
+static uint32_t line_tag(void)
+{
+    return log_state.logging ? threadlog_tag() : 0;
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -316,9 +350,12 @@ static void on_alloc(void *ptr, size_t size, const void *caller)
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
-    livetab_insert((uintptr_t)ptr, size, stack_id(s));
+    uint32_t tag = line_tag();
+    /* Another thread's free of this address must be out before our "+". */
+    threadlog_settle(livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s),
+                                           tag));
     count_alloc(stack_id(s), size);
-    log_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0]);
+    log_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0], tag);
 }
 
 void tracer_on_alloc(void *ptr, size_t size, const void *caller)
@@ -328,29 +365,47 @@ void tracer_on_alloc(void *ptr, size_t size, const void *caller)
     gate_leave();
 }
 
+/* Logs the release of a block found in the live table (a free or a
+ * realloc's "<"), after its allocation line, which may be another
+ * thread's.  A release the table could not remember is written out at
+ * once, before the memory can be reused. */
+static void log_release(char op, void *ptr, uint32_t id, size_t size,
+                        const void *caller, int found, uint32_t alloc_tag,
+                        uint32_t tag)
+{
+    threadlog_settle(alloc_tag);
+    count_free(id, size);
+    log_event(op, ptr, 0, 0, stacktab_by_id(id),
+              frametab_get((uintptr_t)caller), tag);
+    if (found == LIVE_FOUND_UNMARKED)
+        threadlog_flush_mine();
+}
+
 void tracer_on_free(void *ptr, const void *caller)
 {
     size_t size;
-    uint32_t id;
-    if (!livetab_remove((uintptr_t)ptr, &size, &id))
+    uint32_t id, alloc_tag, tag = line_tag();
+    int found = livetab_remove_tagged((uintptr_t)ptr, &size, &id, &alloc_tag,
+                                      tag);
+    if (found == LIVE_ABSENT)
         return;   /* not allocated while tracing: nothing to pair it with */
     gate_enter();
-    struct stack *s = stacktab_by_id(id);
-    count_free(id, size);
-    log_event(MTF_OP_FREE, ptr, 0, 0, s, frametab_get((uintptr_t)caller));
+    log_release(MTF_OP_FREE, ptr, id, size, caller, found, alloc_tag, tag);
     gate_leave();
 }
 
 void tracer_realloc_begin(void *old, const void *caller,
                           struct realloc_ticket *t)
 {
-    t->tracked = livetab_remove((uintptr_t)old, &t->old_size, &t->old_stack);
+    uint32_t alloc_tag, tag = line_tag();
+    int found = livetab_remove_tagged((uintptr_t)old, &t->old_size,
+                                      &t->old_stack, &alloc_tag, tag);
+    t->tracked = found != LIVE_ABSENT;
     if (!t->tracked)
         return;
     gate_enter();
-    struct stack *s = stacktab_by_id(t->old_stack);
-    count_free(t->old_stack, t->old_size);
-    log_event(MTF_OP_RE_OLD, old, 0, 0, s, frametab_get((uintptr_t)caller));
+    log_release(MTF_OP_RE_OLD, old, t->old_stack, t->old_size, caller, found,
+                alloc_tag, tag);
     gate_leave();
 }
 
@@ -361,14 +416,16 @@ static void realloc_failed(void *old, size_t size, const void *caller,
 {
     struct stack *old_stack = stacktab_by_id(t->old_stack);
     struct stack *s = current_stack(caller);
-    livetab_insert((uintptr_t)old, t->old_size, t->old_stack);
+    uint32_t tag = line_tag();
+    /* What the table remembers of the "<" is this thread's own line. */
+    livetab_insert_tagged((uintptr_t)old, t->old_size, t->old_stack, tag);
     account_bytes((long)t->old_size);
     counters_undo_free(t->old_stack, (long)t->old_size);
     if (s)
-        log_event(MTF_OP_RE_FAIL, old, size, 1, s, s->frames[0]);
+        log_event(MTF_OP_RE_FAIL, old, size, 1, s, s->frames[0], tag);
     if (old_stack)
         log_event(MTF_OP_ALLOC, old, t->old_size, 1, old_stack,
-                  old_stack->frames[0]);
+                  old_stack->frames[0], tag);
 }
 
 static void realloc_end(void *old, void *new_ptr, size_t size,
@@ -382,11 +439,13 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
-    livetab_insert((uintptr_t)new_ptr, size, stack_id(s));
+    uint32_t tag = line_tag();
+    threadlog_settle(livetab_insert_tagged((uintptr_t)new_ptr, size,
+                                           stack_id(s), tag));
     count_alloc(stack_id(s), size);
     /* A block not allocated while tracing becomes a new allocation. */
     char op = t->tracked ? MTF_OP_RE_NEW : MTF_OP_ALLOC;
-    log_event(op, new_ptr, size, 1, s, s->frames[0]);
+    log_event(op, new_ptr, size, 1, s, s->frames[0], tag);
 }
 
 void tracer_realloc_end(void *old, void *new_ptr, size_t size,
@@ -452,6 +511,7 @@ static void open_log(pid_t forked_from)
 
 void tracer_start(void)
 {
+    threadlog_set_sink(log_sink);
     pthread_mutex_lock(&log_state.lock);
     if (!log_state.started) {
         log_state.started = 1;
@@ -473,8 +533,9 @@ static void close_log(void)
 
 void tracer_stop(void)
 {
-    pthread_mutex_lock(&log_state.lock);
     atomic_store(&mt_collecting, 0);
+    threadlog_flush_all();
+    pthread_mutex_lock(&log_state.lock);
     if (log_state.logging) {
         writer_puts(&log_state.w, MTF_END "\n");
         stop_on_write_failure();
@@ -527,6 +588,7 @@ void tracer_note(const char *a, const char *b, const char *c)
  * from destructors that run after us) as it comes. */
 void tracer_exit_flush(void)
 {
+    threadlog_set_direct();
     pthread_mutex_lock(&log_state.lock);
     if (log_state.logging) {
         writer_flush(&log_state.w);
@@ -536,12 +598,13 @@ void tracer_exit_flush(void)
     pthread_mutex_unlock(&log_state.lock);
 }
 
-void tracer_flush_at_exit(void)
+void tracer_write_out(void)
 {
     /* The caller entered the recursion guard, so this thread is not inside
-     * the tracer and does not hold the lock (a signal handler that
+     * the tracer and holds none of its locks (a signal handler that
      * interrupted the tracer finds the guard set and never gets here):
-     * waiting for other threads to let go of it is safe. */
+     * waiting for other threads to let go of them is safe. */
+    threadlog_flush_all();
     pthread_mutex_lock(&log_state.lock);
     if (log_state.logging)
         writer_flush(&log_state.w);
@@ -560,6 +623,7 @@ static pid_t forking_pid;
 void tracer_fork_prepare(void)
 {
     gate_close_for_fork();   /* first: threads inside may wait for our locks */
+    threadlog_flush_all();   /* no thread appends now: all are outside */
     pthread_mutex_lock(&log_state.lock);
     /* The parent may leave through libc's internal _exit right after the
      * fork (daemon()), past our wrappers: its log is written out now. */
@@ -607,6 +671,7 @@ void tracer_fork_child(void)
     pthread_mutex_init(&log_state.lock, NULL);
     modmap_reset_after_fork();
     threads_reset_after_fork();
+    threadlog_reset_after_fork();
     gate_open_after_fork();
     if (!log_state.logging)
         return;

@@ -37,7 +37,9 @@ void tracer_start(void);           /* first mtrace() or mtraceinit      */
 void tracer_stop(void);            /* muntrace(): "= End", close, stop  */
 void tracer_after_dlclose(void);   /* unloaded modules, new code epoch  */
 void tracer_exit_flush(void);      /* exit(): flush, then unbuffered    */
-void tracer_flush_at_exit(void);   /* _exit(), exec(): guard entered     */
+/* Everything logged so far goes to the file: _exit(), exec(), reports.
+ * The caller entered the guard. */
+void tracer_write_out(void);
 void tracer_fork_prepare(void);
 void tracer_fork_parent(void);
 void tracer_fork_child(void);

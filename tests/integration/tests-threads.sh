@@ -23,6 +23,23 @@ t_threads() {
 	note "glibc libc_malloc_debug.so on the same program: ${counts[*]} duplicate/never-alloc'd lines in $THREAD_RUNS runs"
 }
 
+# Producer/consumer pairs hand every block to another thread, which frees
+# it at once; addresses come back to the producer (3 runs): the per-thread
+# log buffers still give a causally ordered log.
+t_handoff() {
+	local i counts=() out
+	for i in 1 2 3; do
+		rm -f log
+		traced log "$BUILD/handoff" >out 2>err || { fail "run $i: exit status $?: $(cat err)"; return 1; }
+		expect_leaks "$BUILD/handoff" log "500 501" || { fail "run $i"; return 1; }
+		[ "$MODE" != libmtrace ] || check_grammar log || return 1
+	done
+	rm -f glibc.log
+	glibc_traced glibc.log "$BUILD/handoff" >/dev/null 2>&1
+	out=$(run_mtrace "" glibc.log)
+	note "glibc libc_malloc_debug.so on the same program: $(bogus_count "$out") duplicate/never-alloc'd lines"
+}
+
 # Thread-exit destructors free blocks after the thread's code is done.
 t_thread_exit() {
 	leak_run thread_exit 77 || return 1

@@ -23,6 +23,7 @@ Suite *cmap_suite(void);
 Suite *stacktab_suite(void);
 Suite *frametab_suite(void);
 Suite *livetab_suite(void);
+Suite *threadlog_suite(void);
 Suite *logfile_suite(void);
 Suite *modmap_suite(void);
 

@@ -1,0 +1,123 @@
+/* threadlog.c - see threadlog.h.  GPL-3.0-or-later. */
+#include "threadlog.h"
+#include "threads.h"
+#include <string.h>
+
+static void (*sink)(const char *, size_t);
+static atomic_int direct;
+
+void threadlog_set_sink(void (*fn)(const char *, size_t))
+{
+    sink = fn;
+}
+
+static unsigned gen_of(const struct threadlog *l)
+{
+    return atomic_load_explicit(&l->gen, memory_order_acquire);
+}
+
+static uint32_t make_tag(unsigned id, unsigned gen)
+{
+    return (uint32_t)(id << TAG_GEN_BITS | (gen % TAG_GEN_MOD));
+}
+
+uint32_t threadlog_tag(void)
+{
+    struct thread_record *r = thread_record();
+    if (r == NULL || r->id == 0)
+        return 0;
+    return make_tag(r->id, atomic_load_explicit(&r->log.gen,
+                                                memory_order_relaxed));
+}
+
+static struct thread_record *owner_of(uint32_t tag)
+{
+    return thread_record_by_id(tag >> TAG_GEN_BITS);
+}
+
+int threadlog_pending(uint32_t tag)
+{
+    struct thread_record *r = owner_of(tag);
+    return r && gen_of(&r->log) % TAG_GEN_MOD == tag % TAG_GEN_MOD;
+}
+
+/* Lock held.  The new generation is published after the lines reached
+ * the sink: whoever sees it may rely on them being there. */
+static void hand_over_locked(struct threadlog *l)
+{
+    if (l->len == 0)
+        return;
+    if (sink)
+        sink(l->buf, l->len);
+    l->len = 0;
+    atomic_store_explicit(&l->gen, atomic_load_explicit(&l->gen,
+                          memory_order_relaxed) + 1, memory_order_release);
+}
+
+void threadlog_settle(uint32_t tag)
+{
+    struct thread_record *r = owner_of(tag);
+    if (r == NULL || r == mt_thread_mine)
+        return;   /* our own lines are in order already */
+    if (gen_of(&r->log) % TAG_GEN_MOD != tag % TAG_GEN_MOD)
+        return;
+    spin_lock(&r->log.lock);
+    if (gen_of(&r->log) % TAG_GEN_MOD == tag % TAG_GEN_MOD)
+        hand_over_locked(&r->log);
+    spin_unlock(&r->log.lock);
+}
+
+void threadlog_append(const char *line, size_t n, uint32_t tag)
+{
+    struct thread_record *r = thread_record();
+    if (r == NULL || r->id == 0) {
+        if (sink)
+            sink(line, n);
+        return;
+    }
+    struct threadlog *l = &r->log;
+    spin_lock(&l->lock);
+    memcpy(l->buf + l->len, line, n);
+    l->len += n;
+    /* Read under the lock: threadlog_set_direct() then hands over every
+     * buffer, so a line is either handed over there or here. */
+    if (l->len > THREADLOG_SIZE - THREADLOG_LINE_MAX ||
+        make_tag(r->id, atomic_load_explicit(&l->gen, memory_order_relaxed)) != tag ||
+        atomic_load_explicit(&direct, memory_order_relaxed))
+        hand_over_locked(l);
+    spin_unlock(&l->lock);
+}
+
+void threadlog_hand_over(struct thread_record *r)
+{
+    spin_lock(&r->log.lock);
+    hand_over_locked(&r->log);
+    spin_unlock(&r->log.lock);
+}
+
+void threadlog_flush_mine(void)
+{
+    struct thread_record *r = mt_thread_mine;
+    if (r)
+        threadlog_hand_over(r);
+}
+
+void threadlog_flush_all(void)
+{
+    for (struct thread_record *r = thread_records(); r; r = r->next_all)
+        threadlog_hand_over(r);
+}
+
+void threadlog_set_direct(void)
+{
+    atomic_store(&direct, 1);
+    threadlog_flush_all();
+}
+
+void threadlog_reset_after_fork(void)
+{
+    for (struct thread_record *r = thread_records(); r; r = r->next_all) {
+        spin_reset(&r->log.lock);
+        r->log.len = 0;
+    }
+}

@@ -1,0 +1,77 @@
+/* threadlog.h - per-thread buffers of log lines, and the rule that keeps
+ * the log causally ordered across them.
+ *
+ * Each thread appends its event lines to a buffer of its own and hands the
+ * buffer to the shared log (the sink) when it fills: threads no longer meet
+ * on one lock and one buffer tail for every event.  Within a thread the
+ * order is kept by the buffer; across threads it is kept by this rule:
+ * when a line is appended, every line of another thread that it depends
+ * on is already in the shared log.  Two dependencies exist, and the live
+ * table (livetab.h) records who wrote the line each one points at:
+ *   - a free (or realloc's "<") depends on the block's allocation line;
+ *   - an allocation depends on the free that released the same address
+ *     (the live table keeps a freed block's entry until then).
+ * A tag names a line's thread and that thread's buffer generation (how
+ * many times its buffer was handed over, modulo TAG_GEN_MOD); the line is
+ * pending while the generation has not moved on.  A thread that depends
+ * on a pending line hands the other thread's buffer over itself.
+ * Since every buffer only ever holds lines whose dependencies are already
+ * out, buffers may be handed over in any order (exit, fork, reports).
+ * Lock order: a buffer's lock, then the sink's.  GPL-3.0-or-later. */
+#ifndef MT_THREADLOG_H
+#define MT_THREADLOG_H
+#include "spin.h"
+#include <stddef.h>
+#include <stdint.h>
+
+/* Lines of up to THREADLOG_LINE_MAX bytes go through the buffer; the
+ * buffer is handed over as soon as less than that is left. */
+#define THREADLOG_SIZE 8192
+#define THREADLOG_LINE_MAX 1024
+
+/* A tag: 11 bits of thread id (threads.h), 4 of generation.  A generation
+ * that went round the modulus only makes a line look pending: that costs
+ * a needless hand-over, never a misordered log. */
+#define TAG_GEN_BITS 4
+#define TAG_GEN_MOD (1u << TAG_GEN_BITS)
+#define TAG_BITS 15
+
+struct threadlog {
+    spinlock_t lock;
+    atomic_uint gen;           /* times the buffer was handed over       */
+    size_t len;
+    char buf[THREADLOG_SIZE];
+};
+
+struct thread_record;
+
+/* Where handed-over lines go (the tracer's shared log).  Called with the
+ * buffer's lock held; must not call back into threadlog. */
+void threadlog_set_sink(void (*sink)(const char *lines, size_t n));
+
+/* The tag the calling thread's next line will carry; 0 (never pending)
+ * for a thread without an id, whose lines go straight to the sink. */
+uint32_t threadlog_tag(void);
+/* True while the line tagged TAG may still be in its thread's buffer. */
+int threadlog_pending(uint32_t tag);
+/* Makes sure the line tagged TAG is in the shared log. */
+void threadlog_settle(uint32_t tag);
+
+/* Appends a line (N <= THREADLOG_LINE_MAX) of the calling thread.  TAG is
+ * what threadlog_tag() returned before the event was entered in the live
+ * table: if the buffer was handed over since, the table holds a stale tag
+ * for this line, so the line goes out at once. */
+void threadlog_append(const char *line, size_t n, uint32_t tag);
+
+/* Hands R's buffer over (thread exit). */
+void threadlog_hand_over(struct thread_record *r);
+/* Hands the calling thread's buffer over. */
+void threadlog_flush_mine(void);
+/* Hands every buffer over (exit, exec, fork, reports, muntrace). */
+void threadlog_flush_all(void);
+/* From now on every line goes out as it is appended (after exit). */
+void threadlog_set_direct(void);
+/* In a fork child: the lines belong to the parent's log; locks reset. */
+void threadlog_reset_after_fork(void);
+
+#endif
