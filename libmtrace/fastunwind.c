@@ -1133,23 +1133,30 @@ size_t fastunwind_memo_size(void)
 }
 
 
-/* Replays E into FRAMES if it is this walk; returns the frame count or 0. */
+/* Replays E into FRAMES if it is this walk; returns the frame count or 0.
+ * B: the pages known readable from SP; GEN: the current flush generation
+ * (both the same for every entry, so the caller reads them once). */
 static int memo_replay(const struct memo_entry *e, void **frames, int max,
-                       uintptr_t ip, uintptr_t sp, uintptr_t bp)
+                       uintptr_t ip, uintptr_t sp, uintptr_t bp,
+                       const struct bounds *b, unsigned gen)
 {
     if (e->ip != ip || e->sp != sp || e->max != max ||
-        (e->uses_rbp && e->bp != bp) ||
-        e->gen != __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE))
+        (e->uses_rbp && e->bp != bp) || e->gen != gen)
         return 0;
     /* Only words on pages this thread's walks know readable (the walk's
      * reads all lie between its start and its last CFA). */
-    struct bounds b;
-    bounds_start(&b, sp);
     int last = e->ended_low ? e->n : e->n - 1;
-    if (last >= 1 && e->slots[last] > b.hi - 8)
+    if (last >= 1 && e->slots[last] > b->hi - 8)
+        return 0;
+    /* Walks from one call site at one RSP share their first frames and
+     * often their last (main and its callers): a middle frame tells most
+     * of the others apart with one load.  Every slot lies between SP and
+     * the last one, on pages checked above. */
+    int mid = e->n / 2;
+    if (mid >= 1 && load(e->slots[mid]) != (uintptr_t)e->frames[mid])
         return 0;
     for (int k = 0; k < e->rbp_loads; k++)
-        if (e->rbp_slots[k] < b.lo || e->rbp_slots[k] > b.hi - 8 ||
+        if (e->rbp_slots[k] < b->lo || e->rbp_slots[k] > b->hi - 8 ||
             load(e->rbp_slots[k]) != e->rbp_values[k])
             return 0;
     for (int k = 1; k < e->n; k++)
@@ -1176,8 +1183,11 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     /* Any entry may hold this walk: calls from many places start at the
      * same RSP, and a mismatch shows at the first return address that
      * differs. */
+    struct bounds b;
+    bounds_start(&b, sp);
+    unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
     for (int i = 0; i < MEMO_ENTRIES; i++) {
-        int n = memo_replay(&memo->entry[i], frames, max, ip, sp, bp);
+        int n = memo_replay(&memo->entry[i], frames, max, ip, sp, bp, &b, gen);
         if (n) {
             memo->last = &memo->entry[i];
             return n;
@@ -1185,7 +1195,6 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     }
     struct memo_entry *e = &memo->entry[memo->next++ % MEMO_ENTRIES];
     int n;
-    unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
     struct walk_trail trail = { e->slots, e->rbp_slots, e->rbp_values, 0,
                                 true, false, false };
     e->ip = 0;   /* a signal handler's walk must not replay a half entry */

@@ -14,7 +14,14 @@
 #include "threadlog.h"
 #include <string.h>
 
-#define SHARDS 64
+/* Shards come in groups, one group per 64 MiB region of addresses: each
+ * of glibc's per-thread arenas is such a region, so threads that free what
+ * they allocated stay on shards of their own and do not pull each other's
+ * locks and table pointers from one core to the other on every event. */
+#define REGION_SHIFT 26
+#define GROUPS 16
+#define SHARDS_PER_GROUP 32
+#define SHARDS (GROUPS * SHARDS_PER_GROUP)
 #define INITIAL_SLOTS 256
 #define BIG_SIZE 0xffffffffu
 
@@ -82,7 +89,7 @@ static int is_far(uintptr_t ptr)
  * shard and to neighbouring slots (their offset in the page is the low
  * bits), so a program that frees what it allocated in order walks the
  * table instead of missing the cache on every block.  The page number is
- * mixed, so pages spread over shards and over the table. */
+ * mixed, so pages spread over the shards of a group and over the table. */
 #define PAGE_SHIFT 12
 #define IN_PAGE_BITS (PAGE_SHIFT - 4)   /* 16-byte granules in a page */
 
@@ -97,10 +104,13 @@ static uint64_t ptr_hash(uintptr_t ptr)
     return (page << IN_PAGE_BITS) | (granule ^ (page & ((1u << IN_PAGE_BITS) - 1)));
 }
 
-/* The top bits: the slot index within the shard takes the low ones. */
-static struct shard *shard_of(uint64_t hash)
+/* The region's group, and in it the top bits of the hash: the slot index
+ * within the shard takes the low ones. */
+static struct shard *shard_of(uintptr_t ptr, uint64_t hash)
 {
-    return &shards[hash >> 58];
+    uint64_t region = (ptr >> REGION_SHIFT) * 0x9e3779b97f4a7c15ull;
+    unsigned group = (unsigned)(region >> 60) % GROUPS;
+    return &shards[group * SHARDS_PER_GROUP + (hash >> 59) % SHARDS_PER_GROUP];
 }
 
 /* ---- the side list ------------------------------------------------------ */
@@ -207,7 +217,7 @@ static int has_room(const struct shard *sh)
 void livetab_prefetch(uintptr_t ptr)
 {
     uint64_t h = ptr_hash(ptr);
-    struct shard *sh = shard_of(h);
+    struct shard *sh = shard_of(ptr, h);
     /* Unlocked and possibly stale: a prefetch never faults. */
     struct slot *slots = sh->slots;
     if (slots)
@@ -253,7 +263,7 @@ uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
         return 0;
     }
     uint64_t h = ptr_hash(ptr);
-    struct shard *sh = shard_of(h);
+    struct shard *sh = shard_of(ptr, h);
     int big = size >= BIG_SIZE, replaced_big = 0;
     uint32_t freed_tag = 0;
     spin_lock(&sh->lock);
@@ -306,7 +316,7 @@ int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
     if (is_far(ptr))
         return remove_far(ptr, size, stack, alloc_tag);
     uint64_t h = ptr_hash(ptr);
-    struct shard *sh = shard_of(h);
+    struct shard *sh = shard_of(ptr, h);
     int found = 0;
     uint32_t small = 0;
     spin_lock(&sh->lock);
