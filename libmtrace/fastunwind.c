@@ -1110,6 +1110,8 @@ struct memo_entry {
     int max, n, rbp_loads;
     bool uses_rbp;               /* bp is part of the start */
     bool ended_low;              /* stopped at a return address < LOWEST_IP */
+    int mid;                     /* the frame replays check first */
+    uintptr_t top;               /* the highest word read, 0: none */
     uintptr_t slots[MEMO_DEPTH + 1];
     uintptr_t rbp_slots[MEMO_DEPTH], rbp_values[MEMO_DEPTH];
     void *frames[MEMO_DEPTH];
@@ -1145,15 +1147,13 @@ static int memo_replay(const struct memo_entry *e, void **frames, int max,
         return 0;
     /* Only words on pages this thread's walks know readable (the walk's
      * reads all lie between its start and its last CFA). */
-    int last = e->ended_low ? e->n : e->n - 1;
-    if (last >= 1 && e->slots[last] > b->hi - 8)
+    if (e->top > b->hi - 8)
         return 0;
     /* Walks from one call site at one RSP share their first frames and
      * often their last (main and its callers): a middle frame tells most
      * of the others apart with one load.  Every slot lies between SP and
-     * the last one, on pages checked above. */
-    int mid = e->n / 2;
-    if (mid >= 1 && load(e->slots[mid]) != (uintptr_t)e->frames[mid])
+     * the top one, on pages checked above. */
+    if (e->mid >= 1 && load(e->slots[e->mid]) != (uintptr_t)e->frames[e->mid])
         return 0;
     for (int k = 0; k < e->rbp_loads; k++)
         if (e->rbp_slots[k] < b->lo || e->rbp_slots[k] > b->hi - 8 ||
@@ -1211,6 +1211,9 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     e->max = max;
     e->n = n;
     e->ended_low = trail.ended_low;
+    int last = e->ended_low ? n : n - 1;
+    e->top = last >= 1 ? e->slots[last] : 0;
+    e->mid = n / 2;
     e->gen = gen;
     e->user = NULL;
     __atomic_store_n(&e->ip, ip, __ATOMIC_RELEASE);

@@ -67,17 +67,19 @@ void threadlog_settle(uint32_t tag)
     spin_unlock(&r->log.lock);
 }
 
-void threadlog_append(const char *line, size_t n, uint32_t tag)
+char *threadlog_reserve(void)
 {
     struct thread_record *r = thread_record();
-    if (r == NULL || r->id == 0) {
-        if (sink)
-            sink(line, n);
-        return;
-    }
+    if (r == NULL || r->id == 0)
+        return NULL;
+    spin_lock(&r->log.lock);
+    return r->log.buf + r->log.len;
+}
+
+void threadlog_commit(size_t n, uint32_t tag)
+{
+    struct thread_record *r = mt_thread_mine;
     struct threadlog *l = &r->log;
-    spin_lock(&l->lock);
-    memcpy(l->buf + l->len, line, n);
     l->len += n;
     /* Read under the lock: threadlog_set_direct() then hands over every
      * buffer, so a line is either handed over there or here. */
@@ -86,6 +88,18 @@ void threadlog_append(const char *line, size_t n, uint32_t tag)
         atomic_load_explicit(&direct, memory_order_relaxed))
         hand_over_locked(l);
     spin_unlock(&l->lock);
+}
+
+void threadlog_append(const char *line, size_t n, uint32_t tag)
+{
+    char *room = threadlog_reserve();
+    if (room == NULL) {
+        if (sink)
+            sink(line, n);
+        return;
+    }
+    memcpy(room, line, n);
+    threadlog_commit(n, tag);
 }
 
 void threadlog_hand_over(struct thread_record *r)

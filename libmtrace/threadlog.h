@@ -63,6 +63,13 @@ void threadlog_settle(uint32_t tag);
  * for this line, so the line goes out at once. */
 void threadlog_append(const char *line, size_t n, uint32_t tag);
 
+/* The same in two steps, to format a line in place: room for
+ * THREADLOG_LINE_MAX bytes in the calling thread's buffer, which stays
+ * locked until threadlog_commit() of the N bytes written there (N may be
+ * 0).  NULL when the thread has no buffer: use threadlog_append(). */
+char *threadlog_reserve(void);
+void threadlog_commit(size_t n, uint32_t tag);
+
 /* Hands R's buffer over (thread exit). */
 void threadlog_hand_over(struct thread_record *r);
 /* Hands the calling thread's buffer over. */

@@ -316,12 +316,15 @@ static void log_event(char op, const void *ptr, size_t size, int with_size,
     if (!log_state.logging)
         return;
     publish_stack(s);
-    char line[EVENT_LINE_MAX];
-    size_t n = format_event(line, op, ptr, size, with_size, s, where);
-    if (n) {
+    char *room = threadlog_reserve(), line[EVENT_LINE_MAX];
+    size_t n = format_event(room ? room : line, op, ptr, size, with_size, s,
+                            where);
+    if (room)
+        threadlog_commit(n, tag);
+    else if (n)
         threadlog_append(line, n, tag);
+    if (n)
         return;
-    }
     /* Too long for a buffer: this thread's earlier lines first. */
     threadlog_flush_mine();
     pthread_mutex_lock(&log_state.lock);
