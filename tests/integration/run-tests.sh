@@ -32,7 +32,7 @@ ALL_TESTS=(
 	small-stack long-names long-paths dlopen dlopen-copy dlopen-deepbind
 	depth config-unknown unwinders
 	# tests-threads.sh
-	threads threads-configs handoff thread-exit tls-dtors dlopen-tls dlopen-race
+	threads threads-configs handoff manythreads thread-exit tls-dtors dlopen-tls dlopen-race
 	bigheap late-start muntrace-threads exit-busy cancel
 	# tests-process.sh
 	concurrent stale-log percent-p fork-exit fork-_exit fork-O0

@@ -40,6 +40,15 @@ t_handoff() {
 	note "glibc libc_malloc_debug.so on the same program: $(bogus_count "$out") duplicate/never-alloc'd lines"
 }
 
+# 2200 threads alive at once, more than there are buffer ids (2047): the
+# rest log unbuffered; both kinds free each other's blocks.
+t_manythreads() {
+	traced log "$BUILD/manythreads" >out 2>err || { fail "exit status $?: $(cat out err)"; return 1; }
+	grep -q '^done 2200$' out || { fail "output: $(cat out)"; return 1; }
+	expect_leaks "$BUILD/manythreads" log "3000" || return 1
+	[ "$MODE" != libmtrace ] || check_grammar log
+}
+
 # Thread-exit destructors free blocks after the thread's code is done.
 t_thread_exit() {
 	leak_run thread_exit 77 || return 1
