@@ -25,13 +25,22 @@ static void usage_hint(void)
 	fprintf(stderr, "Try '%s --help' for more information.\n", progname);
 }
 
-static int replay(struct engine *e, struct line_reader *lr, const char *name)
+/* MTRACE_CHECK_THREADS: 0 one thread, 2 a reader thread and a thread
+ * that reads the modules' debug information meanwhile, unset: those
+ * threads when a core looks free. */
+static int use_threads(void)
 {
-	/* MTRACE_CHECK_THREADS: 0 one thread, 2 a reader thread, unset:
-	 * a reader thread when a core looks free. */
 	const char *threads = getenv("MTRACE_CHECK_THREADS");
-	int two = threads && *threads ? strcmp(threads, "0") != 0 : spare_cpu();
-	int got = two ? pipeline_run(lr, e) : replay_serial(lr, e);
+	return threads && *threads ? strcmp(threads, "0") != 0 : spare_cpu();
+}
+
+static int replay(struct engine *e, struct line_reader *lr, const char *name, int threads)
+{
+	if (threads) {
+		sym_prefetch_enable();
+		e->ext.prefetch = sym_prefetch;
+	}
+	int got = threads ? pipeline_run(lr, e) : replay_serial(lr, e);
 	if (got < 0) {
 		fflush(stdout);
 		note("%s: read error: %s", name, strerror(lr->read_errno));
@@ -98,7 +107,7 @@ int main(int argc, char **argv)
 	view_init(opt.binary);
 	report_begin(&rep, stdout, opt.json, opt.log, opt.binary);
 	engine_init(&e, &rep, opt.binary);
-	if (replay(&e, &lr, opt.log) != 0)
+	if (replay(&e, &lr, opt.log, use_threads()) != 0)
 		return EXIT_TROUBLE;
 	leaks = engine_finish(&e);
 	lr_close(&lr);

@@ -208,6 +208,14 @@ static void record_stack(struct ext_store *x, const char *line, size_t len)
 		x->cap_stacks = x->cap_stacks ? x->cap_stacks * 2 : 64;
 		x->stacks = xrealloc(x->stacks, x->cap_stacks * sizeof *x->stacks);
 	}
+	for (uint32_t i = 0; i < n && x->prefetch; i++) {
+		struct module *m = frames[i].module >= 0 ? &x->mods[frames[i].module] : NULL;
+		if (m && !m->prefetched) {
+			m->prefetched = 1;
+			/* Return addresses: the call is the byte before. */
+			x->prefetch(m->path, frames[i].off ? frames[i].off - 1 : 0);
+		}
+	}
 	x->stacks[x->nstacks] = (struct stack){ sid, n, frames };
 	*u64map_put(&x->sid_index, sid) = (void *)(uintptr_t)(x->nstacks + 1);
 	x->nstacks++;

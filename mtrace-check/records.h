@@ -25,6 +25,7 @@ struct module {
 	struct u64map names;     /* offset -> struct frame_name * ("#f") */
 	struct objfile *obj;     /* opened lazily by the stack report */
 	int obj_resolved;
+	int prefetched;          /* handed to ext_store.prefetch */
 };
 
 struct frame_name {
@@ -60,6 +61,10 @@ struct ext_store {
 	struct u64map abs_names; /* address -> struct frame_name * ("#f -") */
 	uint64_t bad_records;
 	uint64_t dangling_refs;
+	/* Called once per module with the first frame a stack record has in
+	 * it (the symbolizer may start reading its debug information); NULL:
+	 * not wanted. */
+	void (*prefetch)(const char *path, uint64_t vma);
 	uint64_t last_sid;       /* the last "s<ID>" resolved: events come in */
 	int32_t last_stack;      /* runs from the same call site; -1: none */
 };

@@ -9,6 +9,7 @@
 #include "maps.h"
 #include "symbolizer.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,10 @@ struct objfile {
 };
 
 static struct strmap open_files;     /* path -> struct objfile * */
+
+/* libbfd is not thread-safe: every use of it, and of the tables above, is
+ * under this lock (the prefetch thread below is the only other user). */
+static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* libbfd reports DWARF oddities on stderr through this hook; addr2line's
  * stderr is not part of the checker's output, so keep ours quiet. */
@@ -125,7 +130,7 @@ static bfd *open_object(const char *path)
 	return abfd;
 }
 
-struct objfile *sym_open(const char *path)
+static struct objfile *open_locked(const char *path)
 {
 	void **slot = strmap_put(&open_files, (struct slice){ path, strlen(path) });
 	struct objfile *o = *slot;
@@ -200,7 +205,7 @@ static int find_line(struct objfile *o, uint64_t pc, struct line_query *q)
 	return 0;
 }
 
-char *sym_addr2line(struct objfile *o, uint64_t addr)
+static char *addr2line_locked(struct objfile *o, uint64_t addr)
 {
 	struct line_query q;
 	char buf[64];
@@ -258,13 +263,118 @@ static struct sym_result *resolve(struct objfile *o, uint64_t vma)
 	return r;
 }
 
-const struct sym_result *sym_frames(struct objfile *o, uint64_t vma)
+static const struct sym_result *frames_locked(struct objfile *o, uint64_t vma)
 {
 	void **slot = u64map_put(&o->frames_cache, vma);
 
 	if (!*slot)
 		*slot = resolve(o, vma);
 	return *slot;
+}
+
+struct objfile *sym_open(const char *path)
+{
+	pthread_mutex_lock(&sym_lock);
+	struct objfile *o = open_locked(path);
+	pthread_mutex_unlock(&sym_lock);
+	return o;
+}
+
+char *sym_addr2line(struct objfile *o, uint64_t addr)
+{
+	pthread_mutex_lock(&sym_lock);
+	char *line = addr2line_locked(o, addr);
+	pthread_mutex_unlock(&sym_lock);
+	return line;
+}
+
+const struct sym_result *sym_frames(struct objfile *o, uint64_t vma)
+{
+	pthread_mutex_lock(&sym_lock);
+	const struct sym_result *r = frames_locked(o, vma);
+	pthread_mutex_unlock(&sym_lock);
+	return r;
+}
+
+/* ---- prefetch --------------------------------------------------------------
+ * The first lookup in a module reads all of its DWARF (for glibc's own
+ * debug file, tens of megabytes decompressed with zlib: a quarter of the
+ * checker's time on a large log with leaks).  A thread does that while the
+ * log is still being read, for the modules its stacks name. */
+
+enum { PREFETCH_MAX = 32 };
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+	int enabled, started, stopping, busy;
+	size_t head, count, total;
+	struct { char *path; uint64_t vma; } queue[PREFETCH_MAX];
+} pf = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+
+void sym_prefetch_enable(void)
+{
+	pf.enabled = 1;
+}
+
+static void *prefetch_thread(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&pf.lock);
+	for (;;) {
+		while (pf.count == 0 && !pf.stopping)
+			pthread_cond_wait(&pf.wake, &pf.lock);
+		if (pf.stopping)
+			break;
+		char *path = pf.queue[pf.head].path;
+		uint64_t vma = pf.queue[pf.head].vma;
+		pf.head = (pf.head + 1) % PREFETCH_MAX;
+		pf.count--;
+		pf.busy = 1;
+		pthread_mutex_unlock(&pf.lock);
+		sym_frames(sym_open(path), vma);
+		free(path);
+		pthread_mutex_lock(&pf.lock);
+		pf.busy = 0;
+	}
+	pthread_mutex_unlock(&pf.lock);
+	return NULL;
+}
+
+void sym_prefetch(const char *path, uint64_t vma)
+{
+	pthread_mutex_lock(&pf.lock);
+	if (pf.enabled && !pf.stopping && pf.total < PREFETCH_MAX) {
+		if (!pf.started)
+			pf.started = pthread_create(&pf.thread, NULL, prefetch_thread, NULL) == 0;
+		if (pf.started) {
+			size_t tail = (pf.head + pf.count) % PREFETCH_MAX;
+			pf.queue[tail].path = xstrdup(path);
+			pf.queue[tail].vma = vma;
+			pf.count++;
+			pf.total++;
+			pthread_cond_signal(&pf.wake);
+		}
+	}
+	pthread_mutex_unlock(&pf.lock);
+}
+
+/* Stops the prefetch thread; returns 0 when it is still inside libbfd (a
+ * log without leaks never needed what it reads: the process may end
+ * without waiting for it). */
+static int prefetch_stop(void)
+{
+	pthread_mutex_lock(&pf.lock);
+	pf.stopping = 1;
+	for (; pf.count; pf.count--, pf.head = (pf.head + 1) % PREFETCH_MAX)
+		free(pf.queue[pf.head].path);
+	int busy = pf.busy;
+	pthread_cond_signal(&pf.wake);
+	pthread_mutex_unlock(&pf.lock);
+	if (pf.started && !busy)
+		pthread_join(pf.thread, NULL);
+	return !busy;
 }
 
 static void free_result(void *p)
@@ -292,6 +402,8 @@ static void close_objfile(void *p)
 
 void sym_shutdown(void)
 {
+	if (!prefetch_stop())
+		return;   /* the process ends: its memory goes with it */
 	strmap_each(&open_files, close_objfile);
 	strmap_destroy(&open_files);
 }
