@@ -1,6 +1,7 @@
 /* threads.c - see threads.h.  GPL-3.0-or-later. */
 #include "threads.h"
 #include "arena.h"
+#include "guard.h"
 #include <pthread.h>
 
 static struct thread_record *_Atomic all_records;
@@ -18,7 +19,14 @@ __thread struct thread_record *mt_thread_mine __attribute__((tls_model("initial-
 static void give_back(void *record)
 {
     struct thread_record *r = record;
-    threadlog_hand_over(r);
+    /* Guarded: a signal handler that allocates while we hold the buffer's
+     * lock must not log into it.  A thread that ends inside the tracer (a
+     * handler's pthread_exit) may hold the lock: its lines wait for the
+     * next hand-over of every buffer. */
+    if (guard_enter()) {
+        threadlog_hand_over(r);
+        guard_leave();
+    }
     mt_thread_mine = NULL;
     pthread_mutex_lock(&free_lock);
     r->next_free = free_records;
