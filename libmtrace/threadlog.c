@@ -3,10 +3,10 @@
 #include "threads.h"
 #include <string.h>
 
-static void (*sink)(const char *, size_t);
+static int (*sink)(const char *, size_t, int);
 static atomic_int direct;
 
-void threadlog_set_sink(void (*fn)(const char *, size_t))
+void threadlog_set_sink(int (*fn)(const char *, size_t, int))
 {
     sink = fn;
 }
@@ -42,13 +42,14 @@ int threadlog_pending(uint32_t tag)
 }
 
 /* Lock held.  The new generation is published after the lines reached
- * the sink: whoever sees it may rely on them being there. */
-static void hand_over_locked(struct threadlog *l)
+ * the sink: whoever sees it may rely on them being there.  WAIT 0: only if
+ * the sink is free now. */
+static void hand_over_locked(struct threadlog *l, int wait)
 {
     if (l->len == 0)
         return;
-    if (sink)
-        sink(l->buf, l->len);
+    if (sink && !sink(l->buf, l->len, wait))
+        return;
     l->len = 0;
     atomic_store_explicit(&l->gen, atomic_load_explicit(&l->gen,
                           memory_order_relaxed) + 1, memory_order_release);
@@ -63,7 +64,7 @@ void threadlog_settle(uint32_t tag)
         return;
     spin_lock(&r->log.lock);
     if (gen_of(&r->log) % TAG_GEN_MOD == tag % TAG_GEN_MOD)
-        hand_over_locked(&r->log);
+        hand_over_locked(&r->log, 1);
     spin_unlock(&r->log.lock);
 }
 
@@ -86,7 +87,9 @@ void threadlog_commit(size_t n, uint32_t tag)
     if (l->len > THREADLOG_SIZE - THREADLOG_LINE_MAX ||
         make_tag(r->id, atomic_load_explicit(&l->gen, memory_order_relaxed)) != tag ||
         atomic_load_explicit(&direct, memory_order_relaxed))
-        hand_over_locked(l);
+        hand_over_locked(l, 1);
+    else if (l->len >= THREADLOG_SOON)
+        hand_over_locked(l, 0);
     spin_unlock(&l->lock);
 }
 
@@ -95,7 +98,7 @@ void threadlog_append(const char *line, size_t n, uint32_t tag)
     char *room = threadlog_reserve();
     if (room == NULL) {
         if (sink)
-            sink(line, n);
+            sink(line, n, 1);
         return;
     }
     memcpy(room, line, n);
@@ -105,7 +108,7 @@ void threadlog_append(const char *line, size_t n, uint32_t tag)
 void threadlog_hand_over(struct thread_record *r)
 {
     spin_lock(&r->log.lock);
-    hand_over_locked(&r->log);
+    hand_over_locked(&r->log, 1);
     spin_unlock(&r->log.lock);
 }
 

@@ -285,14 +285,18 @@ static void stop_on_write_failure(void)
 }
 
 /* Where the threads' buffers go: the shared log. */
-static void log_sink(const char *lines, size_t n)
+static int log_sink(const char *lines, size_t n, int wait)
 {
-    pthread_mutex_lock(&log_state.lock);
+    if (!wait && pthread_mutex_trylock(&log_state.lock) != 0)
+        return 0;
+    if (wait)
+        pthread_mutex_lock(&log_state.lock);
     if (log_state.logging) {
         writer_put(&log_state.w, lines, n);
         stop_on_write_failure();
     }
     pthread_mutex_unlock(&log_state.lock);
+    return 1;
 }
 
 /* The stack record (and the records it needs) goes to the shared log

@@ -16,8 +16,12 @@ static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *sunk;
 static size_t sunk_len, sunk_cap, handovers;
 
-static void test_sink(const char *lines, size_t n)
+static int sink_busy;   /* declines hand-overs that need not wait */
+
+static int test_sink(const char *lines, size_t n, int wait)
 {
+    if (sink_busy && !wait)
+        return 0;
     pthread_mutex_lock(&sink_lock);
     if (sunk_len + n + 1 > sunk_cap) {
         sunk_cap = (sunk_len + n + 1) * 2;
@@ -28,6 +32,7 @@ static void test_sink(const char *lines, size_t n)
     sunk[sunk_len] = '\0';
     handovers++;
     pthread_mutex_unlock(&sink_lock);
+    return 1;
 }
 
 static void setup(void)
@@ -83,6 +88,32 @@ START_TEST(full_buffer_hands_over_in_order)
     ck_assert_uint_eq(sunk_len, want_len);
     ck_assert(memcmp(sunk, want, want_len) == 0);
     free(want);
+}
+END_TEST
+
+/* A busy sink: the buffer keeps filling past THREADLOG_SOON and is handed
+ * over only when it must be; free again, at the next line. */
+START_TEST(busy_sink_postpones_the_hand_over)
+{
+    char line[64];
+    int i = 0, n = 0;
+    sink_busy = 1;
+    for (; handovers == 0; i++) {
+        n += snprintf(line, sizeof line, "+ 0x%x 0x10\n", i * 16);
+        append_str(line);
+    }
+    ck_assert_int_gt(n, THREADLOG_SIZE - THREADLOG_LINE_MAX);
+    ck_assert_uint_eq(sunk_len, (size_t)n);
+    sink_busy = 0;
+    for (int k = 0; k < (THREADLOG_SOON / 12) + 1; k++) {
+        snprintf(line, sizeof line, "+ 0x%x 0x10\n", (i + k) * 16);
+        append_str(line);
+        if (handovers == 2)
+            break;
+    }
+    ck_assert_uint_eq(handovers, 2);
+    ck_assert_uint_ge(sunk_len, (size_t)n + THREADLOG_SOON);
+    ck_assert_uint_lt(sunk_len, (size_t)n + THREADLOG_SOON + 64);
 }
 END_TEST
 
@@ -333,6 +364,7 @@ Suite *threadlog_suite(void)
     tcase_set_timeout(tc, 40);
     tcase_add_test(tc, line_pending_until_handed_over);
     tcase_add_test(tc, full_buffer_hands_over_in_order);
+    tcase_add_test(tc, busy_sink_postpones_the_hand_over);
     tcase_add_test(tc, settle_hands_over_the_other_thread);
     tcase_add_test(tc, stale_tag_goes_out_at_once);
     tcase_add_test(tc, direct_mode_writes_each_line);
