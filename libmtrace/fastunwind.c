@@ -1135,10 +1135,10 @@ size_t fastunwind_memo_size(void)
 }
 
 
-/* Replays E into FRAMES if it is this walk; returns the frame count or 0.
+/* Whether E is this walk: its frame count, or 0.
  * B: the pages known readable from SP; GEN: the current flush generation
  * (both the same for every entry, so the caller reads them once). */
-static int memo_replay(const struct memo_entry *e, void **frames, int max,
+static int memo_replay(const struct memo_entry *e, int max,
                        uintptr_t ip, uintptr_t sp, uintptr_t bp,
                        const struct bounds *b, unsigned gen)
 {
@@ -1164,7 +1164,6 @@ static int memo_replay(const struct memo_entry *e, void **frames, int max,
             return 0;
     if (e->ended_low && load(e->slots[e->n]) >= LOWEST_IP)
         return 0;
-    memcpy(frames, e->frames, (size_t)e->n * sizeof *frames);
     return e->n;
 }
 
@@ -1187,9 +1186,13 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     bounds_start(&b, sp);
     unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
     for (int i = 0; i < MEMO_ENTRIES; i++) {
-        int n = memo_replay(&memo->entry[i], frames, max, ip, sp, bp, &b, gen);
+        struct memo_entry *hit = &memo->entry[i];
+        int n = memo_replay(hit, max, ip, sp, bp, &b, gen);
         if (n) {
-            memo->last = &memo->entry[i];
+            memo->last = hit;
+            if (hit->user)
+                return FASTUNWIND_KNOWN;   /* no need for the frames */
+            memcpy(frames, hit->frames, (size_t)n * sizeof *frames);
             return n;
         }
     }

@@ -23,6 +23,10 @@ int fastunwind_backtrace(void **frames, int max);
  * walks of more than 64 frames. */
 struct fastunwind_memo;
 int fastunwind_backtrace_memo(void **frames, int max, struct fastunwind_memo *memo);
+/* What fastunwind_backtrace_memo returns instead of a frame count when it
+ * replays a walk whose user word (below) is set: FRAMES is left as it was,
+ * the caller keeps what it derived from them in that word. */
+#define FASTUNWIND_KNOWN (-1)
 size_t fastunwind_memo_size(void);
 /* A word the caller may keep with the walk just made (the same frames
  * every time it is replayed; NULL after a new walk), or NULL when that walk

@@ -77,6 +77,10 @@ static struct stack *current_stack(const void *caller)
     int n = unwind_stack_memo(frames, mt_config.depth, caller, &memo);
     if (memo && *memo)
         return *memo;
+    if (n == UNWIND_KNOWN) {   /* never without the word: be safe */
+        frames[0] = (void *)caller;
+        n = 1;
+    }
     struct stack *s = stacktab_intern(frames, n);
     if (memo)
         *memo = s;

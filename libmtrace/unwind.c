@@ -148,6 +148,8 @@ int unwind_stack(void **frames, int max, const void *caller)
 {
     void *raw[MTF_MAX_DEPTH + OWN_FRAMES_MAX];
     int n = raw_unwind(raw, max + OWN_FRAMES_MAX);
+    if (n == FASTUNWIND_KNOWN)
+        return UNWIND_KNOWN;
     int start = -1;
     for (int i = 0; i < n && i < OWN_FRAMES_MAX; i++)
         if (raw[i] == caller) {

@@ -13,7 +13,9 @@ const char *unwind_name(void);
 int unwind_stack(void **frames, int max, const void *caller);
 /* unwind_stack, and *MEMO: a word to keep with these frames (NULL when the
  * unwinder cannot keep one).  The same walk again finds the word as it was
- * left: a caller may store what it derived from the frames there. */
+ * left: a caller may store what it derived from the frames there.  When
+ * that word is set, FRAMES may be left unfilled and UNWIND_KNOWN returned. */
+#define UNWIND_KNOWN (-1)
 int unwind_stack_memo(void **frames, int max, const void *caller, void ***memo);
 /* After dlclose(): cached unwinding rules may describe unloaded code. */
 void unwind_forget_code(void);
