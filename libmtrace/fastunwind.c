@@ -1104,14 +1104,23 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
 
 #define MEMO_ENTRIES 16
 
+/* What the search for a walk looks at first, kept apart from the entries:
+ * the search reads these few cache lines instead of several lines of every
+ * entry.  Walks from one call site at one RSP share their first frames and
+ * often their last (main and its callers): a middle frame tells most of
+ * the others apart with one load. */
+struct memo_key {
+    uintptr_t ip, sp;            /* the walk's start; ip 0: empty */
+    uintptr_t top;               /* the highest word the walk read, 0: none */
+    uintptr_t mid_slot, mid_ra;  /* a middle frame: slot 0: none */
+};
+
 struct memo_entry {
-    uintptr_t ip, sp, bp;        /* the walk's start; ip 0: empty */
+    uintptr_t bp;                /* the walk's start, with its key's ip, sp */
     unsigned gen;                /* flush generation it was made in */
     int max, n, rbp_loads;
     bool uses_rbp;               /* bp is part of the start */
     bool ended_low;              /* stopped at a return address < LOWEST_IP */
-    int mid;                     /* the frame replays check first */
-    uintptr_t top;               /* the highest word read, 0: none */
     uintptr_t slots[MEMO_DEPTH + 1];
     uintptr_t rbp_slots[MEMO_DEPTH], rbp_values[MEMO_DEPTH];
     void *frames[MEMO_DEPTH];
@@ -1119,6 +1128,7 @@ struct memo_entry {
 };
 
 struct fastunwind_memo {
+    struct memo_key key[MEMO_ENTRIES];
     struct memo_entry entry[MEMO_ENTRIES];
     unsigned next;   /* the entry a new walk replaces (round robin) */
     struct memo_entry *last;   /* the last walk's entry, NULL: not memoized */
@@ -1135,25 +1145,23 @@ size_t fastunwind_memo_size(void)
 }
 
 
-/* Whether E is this walk: its frame count, or 0.
+/* Whether key K may be this walk: same start, every word it read on pages
+ * known readable (the reads all lie between SP and the top one), and the
+ * same middle frame. */
+static bool memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
+                           const struct bounds *b)
+{
+    return k->ip == ip && k->sp == sp && k->top <= b->hi - 8 &&
+           (k->mid_slot == 0 || load(k->mid_slot) == k->mid_ra);
+}
+
+/* Whether candidate E is this walk: its frame count, or 0.
  * B: the pages known readable from SP; GEN: the current flush generation
  * (both the same for every entry, so the caller reads them once). */
-static int memo_replay(const struct memo_entry *e, int max,
-                       uintptr_t ip, uintptr_t sp, uintptr_t bp,
+static int memo_replay(const struct memo_entry *e, int max, uintptr_t bp,
                        const struct bounds *b, unsigned gen)
 {
-    if (e->ip != ip || e->sp != sp || e->max != max ||
-        (e->uses_rbp && e->bp != bp) || e->gen != gen)
-        return 0;
-    /* Only words on pages this thread's walks know readable (the walk's
-     * reads all lie between its start and its last CFA). */
-    if (e->top > b->hi - 8)
-        return 0;
-    /* Walks from one call site at one RSP share their first frames and
-     * often their last (main and its callers): a middle frame tells most
-     * of the others apart with one load.  Every slot lies between SP and
-     * the top one, on pages checked above. */
-    if (e->mid >= 1 && load(e->slots[e->mid]) != (uintptr_t)e->frames[e->mid])
+    if (e->max != max || (e->uses_rbp && e->bp != bp) || e->gen != gen)
         return 0;
     for (int k = 0; k < e->rbp_loads; k++)
         if (e->rbp_slots[k] < b->lo || e->rbp_slots[k] > b->hi - 8 ||
@@ -1186,8 +1194,10 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     bounds_start(&b, sp);
     unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
     for (int i = 0; i < MEMO_ENTRIES; i++) {
+        if (!memo_candidate(&memo->key[i], ip, sp, &b))
+            continue;
         struct memo_entry *hit = &memo->entry[i];
-        int n = memo_replay(hit, max, ip, sp, bp, &b, gen);
+        int n = memo_replay(hit, max, bp, &b, gen);
         if (n) {
             memo->last = hit;
             if (hit->user)
@@ -1196,16 +1206,17 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
             return n;
         }
     }
-    struct memo_entry *e = &memo->entry[memo->next++ % MEMO_ENTRIES];
+    unsigned slot = memo->next++ % MEMO_ENTRIES;
+    struct memo_key *key = &memo->key[slot];
+    struct memo_entry *e = &memo->entry[slot];
     int n;
     struct walk_trail trail = { e->slots, e->rbp_slots, e->rbp_values, 0,
                                 true, false, false };
-    e->ip = 0;   /* a signal handler's walk must not replay a half entry */
+    key->ip = 0;   /* a signal handler's walk must not replay a half entry */
     n = walk(frames, max, ip, sp, bp, &trail);
     if (!trail.replayable || n < 1)
         return n;
     memcpy(e->frames, frames, (size_t)n * sizeof *frames);
-    e->sp = sp;
     e->bp = bp;
     e->uses_rbp = trail.uses_rbp;
     /* Saved RBPs matter only to RBP-based CFAs; elsewhere RBP is just a
@@ -1214,12 +1225,14 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     e->max = max;
     e->n = n;
     e->ended_low = trail.ended_low;
-    int last = e->ended_low ? n : n - 1;
-    e->top = last >= 1 ? e->slots[last] : 0;
-    e->mid = n / 2;
     e->gen = gen;
     e->user = NULL;
-    __atomic_store_n(&e->ip, ip, __ATOMIC_RELEASE);
+    int last = e->ended_low ? n : n - 1, mid = n / 2;
+    key->sp = sp;
+    key->top = last >= 1 ? e->slots[last] : 0;
+    key->mid_slot = mid >= 1 ? e->slots[mid] : 0;
+    key->mid_ra = mid >= 1 ? (uintptr_t)e->frames[mid] : 0;
+    __atomic_store_n(&key->ip, ip, __ATOMIC_RELEASE);
     memo->last = e;
     return n;
 }
