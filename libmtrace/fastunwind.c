@@ -58,14 +58,21 @@ struct rule {
 
 /* ---- The rule cache --------------------------------------------------
  * One 64-bit word per entry, so that a reader never sees half of what a
- * concurrent writer stores.  The slot is the address's low CACHE_BITS
- * bits and the tag the rest, from bit TAG_SHIFT.  The packed rule is laid
+ * concurrent writer stores.  Two ways a set: the set is picked by the
+ * address's low SET_BITS bits mixed with the next ones, the tag is the
+ * address above SET_BITS, from bit TAG_SHIFT (the two give the address
+ * back).  Direct-mapped by the low bits, as it was, two hot return
+ * addresses of different modules met in one slot in about a third of the
+ * runs of bench/wl (module bases are random in bits 12 and up), evicted
+ * each other on every walk, and every walk through them was slow and not
+ * memoized: 2-3x the time of the other runs.  The packed rule is laid
  * out for the fewest instructions between loading the word and loading the
  * return address: the CFA offset in the lowest bits, then the base
  * register, the saved-RBP slot (k: at CFA-8k; 0: RBP unchanged), the kind. */
 
-#define CACHE_BITS 14
-#define CACHE_SIZE (1u << CACHE_BITS)
+#define SET_BITS 13
+#define WAYS 2
+#define CACHE_SIZE (WAYS << SET_BITS)
 #define CFA_OFF_BITS 18
 #define CFA_OFF_MASK ((1ull << CFA_OFF_BITS) - 1)
 #define CFA_RBP_BIT (1ull << CFA_OFF_BITS)
@@ -73,18 +80,19 @@ struct rule {
 #define KIND_SHIFT (RBP_SHIFT + 8)
 #define KIND_MASK 7
 #define TAG_SHIFT (KIND_SHIFT + 3)
-#define CACHEABLE_LIMIT (1ull << (CACHE_BITS + 64 - TAG_SHIFT))
+#define CACHEABLE_LIMIT (1ull << (SET_BITS + 64 - TAG_SHIFT))
 
 static uint64_t rule_cache[CACHE_SIZE] __attribute__((aligned(64)));
 
-static inline uint64_t *cache_slot(uint64_t pc)
+/* The set's first way; the second follows it (one cache line). */
+static inline uint64_t *cache_set(uint64_t pc)
 {
-    return &rule_cache[pc & (CACHE_SIZE - 1)];
+    return &rule_cache[((pc ^ (pc >> SET_BITS)) & ((1u << SET_BITS) - 1)) * WAYS];
 }
 
 static inline uint64_t cache_tag(uint64_t pc)
 {
-    return pc >> CACHE_BITS << TAG_SHIFT;
+    return pc >> SET_BITS << TAG_SHIFT;
 }
 
 /* Packs RULE below TAG_SHIFT; false if it does not fit. */
@@ -114,8 +122,13 @@ static inline void rule_unpack(uint64_t w, struct rule *r)
 /* The cached word for PC, or 0. */
 static inline uint64_t cache_word(uint64_t pc)
 {
-    uint64_t w = __atomic_load_n(cache_slot(pc), __ATOMIC_RELAXED);
-    return (w & ~((1ull << TAG_SHIFT) - 1)) == cache_tag(pc) ? w : 0;
+    const uint64_t *set = cache_set(pc);
+    uint64_t tag = cache_tag(pc), tag_mask = ~((1ull << TAG_SHIFT) - 1);
+    uint64_t w = __atomic_load_n(&set[0], __ATOMIC_RELAXED);
+    if ((w & tag_mask) == tag)
+        return w;
+    w = __atomic_load_n(&set[1], __ATOMIC_RELAXED);
+    return (w & tag_mask) == tag ? w : 0;
 }
 
 static inline bool cache_get(uint64_t pc, struct rule *r)
@@ -132,7 +145,14 @@ static void cache_put(uint64_t pc, const struct rule *r)
     uint64_t packed;
     if (pc >= CACHEABLE_LIMIT || !rule_pack(r, &packed))
         return;
-    __atomic_store_n(cache_slot(pc), cache_tag(pc) | packed, __ATOMIC_RELAXED);
+    /* The newest rule goes first; the one it displaces moves to the second
+     * way (a concurrent reader may miss both for a moment: a slow step). */
+    uint64_t *set = cache_set(pc);
+    uint64_t first = __atomic_load_n(&set[0], __ATOMIC_RELAXED);
+    uint64_t tag_mask = ~((1ull << TAG_SHIFT) - 1);
+    if (first && (first & tag_mask) != cache_tag(pc))
+        __atomic_store_n(&set[1], first, __ATOMIC_RELAXED);
+    __atomic_store_n(&set[0], cache_tag(pc) | packed, __ATOMIC_RELAXED);
 }
 
 static unsigned memo_gen;
