@@ -230,6 +230,11 @@ void livetab_prefetch(uintptr_t ptr)
         __builtin_prefetch(&slots[h & sh->mask], 1);
 }
 
+void livetab_prefetch_next(uintptr_t ptr)
+{
+    livetab_prefetch(ptr + (1u << STRETCH_SHIFT));
+}
+
 /* Backward-shift deletion: moves later members of the probe run into the
  * hole so that lookups never need markers for empty slots. */
 static void delete_at(struct shard *sh, size_t hole)
