@@ -80,6 +80,7 @@ struct rule {
 #define KIND_SHIFT (RBP_SHIFT + 8)
 #define KIND_MASK 7
 #define TAG_SHIFT (KIND_SHIFT + 3)
+#define TAG_MASK (~((1ull << TAG_SHIFT) - 1))
 #define CACHEABLE_LIMIT (1ull << (SET_BITS + 64 - TAG_SHIFT))
 
 static uint64_t rule_cache[CACHE_SIZE] __attribute__((aligned(64)));
@@ -123,12 +124,12 @@ static inline void rule_unpack(uint64_t w, struct rule *r)
 static inline uint64_t cache_word(uint64_t pc)
 {
     const uint64_t *set = cache_set(pc);
-    uint64_t tag = cache_tag(pc), tag_mask = ~((1ull << TAG_SHIFT) - 1);
+    uint64_t tag = cache_tag(pc);
     uint64_t w = __atomic_load_n(&set[0], __ATOMIC_RELAXED);
-    if ((w & tag_mask) == tag)
+    if ((w & TAG_MASK) == tag)
         return w;
     w = __atomic_load_n(&set[1], __ATOMIC_RELAXED);
-    return (w & tag_mask) == tag ? w : 0;
+    return (w & TAG_MASK) == tag ? w : 0;
 }
 
 static inline bool cache_get(uint64_t pc, struct rule *r)
@@ -149,8 +150,7 @@ static void cache_put(uint64_t pc, const struct rule *r)
      * way (a concurrent reader may miss both for a moment: a slow step). */
     uint64_t *set = cache_set(pc);
     uint64_t first = __atomic_load_n(&set[0], __ATOMIC_RELAXED);
-    uint64_t tag_mask = ~((1ull << TAG_SHIFT) - 1);
-    if (first && (first & tag_mask) != cache_tag(pc))
+    if (first && (first & TAG_MASK) != cache_tag(pc))
         __atomic_store_n(&set[1], first, __ATOMIC_RELAXED);
     __atomic_store_n(&set[0], cache_tag(pc) | packed, __ATOMIC_RELAXED);
 }

@@ -161,7 +161,8 @@ static int side_take(uintptr_t ptr, struct side_block *out)
     return found;
 }
 
-static size_t big_size(uintptr_t ptr)
+/* Takes a big block out of the side list; its exact size. */
+static size_t big_take(uintptr_t ptr)
 {
     struct side_block b;
     return side_take(ptr, &b) ? b.size : BIG_SIZE;
@@ -298,7 +299,7 @@ uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
     spin_unlock(&sh->lock);
     /* The side list holds exactly the big blocks that are in the table. */
     if (replaced_big)
-        big_size(ptr);
+        big_take(ptr);
     if (big)
         side_put((struct side_block){ ptr, size, 0, 0 });
     return freed_tag;
@@ -351,7 +352,7 @@ int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
     spin_unlock(&sh->lock);
     if (!found)
         return LIVE_ABSENT;
-    *size = small == BIG_SIZE ? big_size(ptr) : small;
+    *size = small == BIG_SIZE ? big_take(ptr) : small;
     return LIVE_FOUND;
 }
 

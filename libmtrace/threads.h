@@ -11,7 +11,7 @@
 #define COUNTER_TOP 256
 /* Records get small ids (1..MAX_THREAD_IDS-1) for the live table's owner
  * tags; a record made when they are all taken gets 0 and logs unbuffered. */
-#define MAX_THREAD_IDS 2048   /* 1 << (TAG_BITS - TAG_GEN_BITS) */
+#define MAX_THREAD_IDS (1u << (TAG_BITS - TAG_GEN_BITS))
 
 struct stack_counts;
 

@@ -36,10 +36,8 @@ static int use_threads(void)
 
 static int replay(struct engine *e, struct line_reader *lr, const char *name, int threads)
 {
-	if (threads) {
-		sym_prefetch_enable();
+	if (threads)
 		e->ext.prefetch = sym_prefetch;
-	}
 	int got = threads ? pipeline_run(lr, e) : replay_serial(lr, e);
 	if (got < 0) {
 		fflush(stdout);

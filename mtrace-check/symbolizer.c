@@ -308,15 +308,10 @@ static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	pthread_t thread;
-	int enabled, started, stopping, busy;
+	int started, stopping, busy;
 	size_t head, count, total;
 	struct { char *path; uint64_t vma; } queue[PREFETCH_MAX];
 } pf = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
-
-void sym_prefetch_enable(void)
-{
-	pf.enabled = 1;
-}
 
 static void *prefetch_thread(void *unused)
 {
@@ -345,7 +340,7 @@ static void *prefetch_thread(void *unused)
 void sym_prefetch(const char *path, uint64_t vma)
 {
 	pthread_mutex_lock(&pf.lock);
-	if (pf.enabled && !pf.stopping && pf.total < PREFETCH_MAX) {
+	if (!pf.stopping && pf.total < PREFETCH_MAX) {
 		if (!pf.started)
 			pf.started = pthread_create(&pf.thread, NULL, prefetch_thread, NULL) == 0;
 		if (pf.started) {

@@ -50,10 +50,10 @@ char *sym_addr2line(struct objfile *o, uint64_t addr);
  * instruction).  The result is cached and owned by the objfile. */
 const struct sym_result *sym_frames(struct objfile *o, uint64_t vma);
 
-/* Reading a module's debug information in a thread of its own while the
- * log is read: off until enabled (when a core looks free).  PATH will be
- * opened with sym_open() and VMA looked up, as sym_frames() would. */
-void sym_prefetch_enable(void);
+/* Reads a module's debug information in a thread of its own (started on
+ * the first call) while the log is read: PATH will be opened with
+ * sym_open() and VMA looked up, as sym_frames() would.  Called only when
+ * a core looks free (main.c). */
 void sym_prefetch(const char *path, uint64_t vma);
 
 /* Every function above may be called from any thread: libbfd is used

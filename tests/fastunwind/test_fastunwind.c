@@ -534,16 +534,29 @@ __attribute__((noinline)) static void memo_via_b(struct capture *c)
     __asm__ volatile("nop" ::: "memory");
 }
 
-/* The memo replays a walk only when it is the same walk: chains of other
- * depths and VLA frames (RBP-based, never memoized) started from the same
- * place, over and over, must still give libunwind's frames every time. */
-START_TEST(test_memo_replays_exactly)
+/* A zeroed memo, in use by capture_here() until memo_end(). */
+static struct fastunwind_memo *memo_begin(void)
 {
     struct fastunwind_memo *m = mmap(NULL, fastunwind_memo_size(),
                                      PROT_READ | PROT_WRITE,
                                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(m, MAP_FAILED);
     capture_with_memo(m);
+    return m;
+}
+
+static void memo_end(struct fastunwind_memo *m)
+{
+    capture_with_memo(NULL);
+    munmap(m, fastunwind_memo_size());
+}
+
+/* The memo replays a walk only when it is the same walk: chains of other
+ * depths and VLA frames (RBP-based, never memoized) started from the same
+ * place, over and over, must still give libunwind's frames every time. */
+START_TEST(test_memo_replays_exactly)
+{
+    struct fastunwind_memo *m = memo_begin();
     static const int depths[] = { 13, 5, 13, 39, 20, 13, 5, 0, 39, 20 };
     for (int round = 0; round < 50; round++)
         for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
@@ -563,8 +576,7 @@ START_TEST(test_memo_replays_exactly)
     struct capture c;
     chain0(13, &c);
     ASSERT_SAME(&c);
-    capture_with_memo(NULL);
-    munmap(m, fastunwind_memo_size());
+    memo_end(m);
 }
 END_TEST
 
@@ -606,11 +618,7 @@ __asm__(".text\n"
 
 START_TEST(test_colliding_return_addresses_stay_cached)
 {
-    struct fastunwind_memo *m = mmap(NULL, fastunwind_memo_size(),
-                                     PROT_READ | PROT_WRITE,
-                                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ck_assert_ptr_ne(m, MAP_FAILED);
-    capture_with_memo(m);
+    struct fastunwind_memo *m = memo_begin();
     int memoized = 0;
     for (int round = 0; round < 4; round++) {
         struct capture c;
@@ -618,8 +626,7 @@ START_TEST(test_colliding_return_addresses_stay_cached)
         ASSERT_SAME(&c);
         memoized = fastunwind_memo_user(m) != NULL;
     }
-    capture_with_memo(NULL);
-    munmap(m, fastunwind_memo_size());
+    memo_end(m);
     ck_assert_msg(memoized, "walks through two return addresses 16 KiB apart "
                   "are never memoized: their rules evict each other");
 }
