@@ -10,10 +10,10 @@ extern "C" {
 #endif
 
 struct walk {
-	unsigned long i;           /* iteration number, for the leaf    */
-	unsigned variant;          /* picks one of several call paths   */
-	void (*leaf)(struct walk *);
-	void *ctx;                 /* the leaf's own state              */
+    unsigned long i;  /* iteration number, for the leaf    */
+    unsigned variant; /* picks one of several call paths   */
+    void (*leaf)(struct walk *);
+    void *ctx; /* the leaf's own state              */
 };
 
 /* Number of distinct step functions; a chain may be up to this deep. */
@@ -27,10 +27,10 @@ long chain_call(struct walk *w, int depth);
 /* A cheap deterministic hash, to pick sizes and variants. */
 static inline unsigned long mix(unsigned long x)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdUL;
-	x ^= x >> 33;
-	return x;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdUL;
+    x ^= x >> 33;
+    return x;
 }
 
 #ifdef __cplusplus

@@ -26,67 +26,68 @@ static pid_t child;
 
 static void on_alarm(int sig)
 {
-	(void)sig;
-	kill(child, SIGKILL);
+    (void)sig;
+    kill(child, SIGKILL);
 }
 
 static double now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Exit status as a shell reports it: 128+N for death by signal N. */
 static int exit_status(int status)
 {
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
 }
 
 /* In the forked child: set the tracer's variables, then become PROG. */
 static void exec_child(char **vars, int nvars, char **cmd)
 {
-	for (int i = 0; i < nvars; i++)
-		putenv(vars[i]);
-	execvp(cmd[0], cmd);
-	perror(cmd[0]);
-	_exit(127);
+    for (int i = 0; i < nvars; i++)
+        putenv(vars[i]);
+    execvp(cmd[0], cmd);
+    perror(cmd[0]);
+    _exit(127);
 }
 
 int main(int argc, char **argv)
 {
-	int prog = 3;
-	while (prog < argc && strcmp(argv[prog], "--"))
-		prog++;
-	if (prog + 1 >= argc) {
-		fputs("usage: runit RESULTFILE TIMEOUT [VAR=VALUE...] -- PROG [ARG...]\n",
-		      stderr);
-		return 2;
-	}
-	FILE *out = fopen(argv[1], "w");
-	if (!out) {
-		perror(argv[1]);
-		return 2;
-	}
-	double t0 = now();
-	pid_t pid = fork();
-	if (pid == 0)
-		exec_child(argv + 3, prog - 3, argv + prog + 1);
-	child = pid;
-	signal(SIGALRM, on_alarm);
-	alarm(atoi(argv[2]));
-	int status;
-	struct rusage ru;
-	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0) {
-		perror("runit");
-		return 2;
-	}
-	double wall = now() - t0;
-	double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-		     ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	fprintf(out, "%.6f %ld %d %.6f\n", wall, ru.ru_maxrss,
-		exit_status(status), cpu);
-	return fclose(out) ? 2 : 0;
+    int prog = 3;
+    while (prog < argc && strcmp(argv[prog], "--"))
+        prog++;
+    if (prog + 1 >= argc) {
+        fputs(
+            "usage: runit RESULTFILE TIMEOUT [VAR=VALUE...] -- PROG [ARG...]\n",
+            stderr);
+        return 2;
+    }
+    FILE *out = fopen(argv[1], "w");
+    if (!out) {
+        perror(argv[1]);
+        return 2;
+    }
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0)
+        exec_child(argv + 3, prog - 3, argv + prog + 1);
+    child = pid;
+    signal(SIGALRM, on_alarm);
+    alarm(atoi(argv[2]));
+    int status;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0) {
+        perror("runit");
+        return 2;
+    }
+    double wall = now() - t0;
+    double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                 ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+    fprintf(out, "%.6f %ld %d %.6f\n", wall, ru.ru_maxrss, exit_status(status),
+            cpu);
+    return fclose(out) ? 2 : 0;
 }

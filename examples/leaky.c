@@ -55,9 +55,9 @@ int main(void)
         if (i < 2)
             free(g);
         else
-            forgotten = g;   /* the third greeting is never freed */
+            forgotten = g; /* the third greeting is never freed */
     }
-    forgotten = calloc(64, 16);   /* never freed */
+    forgotten = calloc(64, 16); /* never freed */
     muntrace();
     return 0;
 }

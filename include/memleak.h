@@ -137,7 +137,7 @@ static inline void memleak_assert_no_growth_(memleak_savepoint *sp,
 
 #define MEMLEAK_SAVE(sp) memleak_save_(&(sp))
 #define MEMLEAK_COMPARE(sp) memleak_compare_(&(sp))
-#define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup) \
+#define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \
     memleak_assert_no_growth_(&(sp), (iteration), (warmup), __FILE__, __LINE__)
 
 #else /* MEMLEAK_DISABLE */
@@ -148,7 +148,7 @@ static inline void memleak_assert_no_growth_(memleak_savepoint *sp,
 #define memleak_live_blocks() 0L
 #define MEMLEAK_SAVE(sp) ((void)(sp))
 #define MEMLEAK_COMPARE(sp) ((void)(sp), 0L)
-#define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup) \
+#define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \
     ((void)(sp), (void)(iteration), (void)(warmup))
 
 #endif /* MEMLEAK_DISABLE */

@@ -10,14 +10,14 @@
 #define MTF_VERSION 1
 
 /* Classic lines, exactly as glibc's malloc/mtrace-impl.c writes them. */
-#define MTF_START      "= Start"
-#define MTF_END        "= End"
-#define MTF_OP_ALLOC   '+'   /* [@ WHERE] + PTR SIZE          */
-#define MTF_OP_FREE    '-'   /* [@ WHERE] - PTR               */
-#define MTF_OP_RE_OLD  '<'   /* [@ WHERE] < OLD               */
-#define MTF_OP_RE_NEW  '>'   /* [@ WHERE] > NEW SIZE          */
-#define MTF_OP_RE_FAIL '!'   /* [@ WHERE] ! OLD SIZE          */
-#define MTF_OP_MARK    '='   /* = Start / = End               */
+#define MTF_START "= Start"
+#define MTF_END "= End"
+#define MTF_OP_ALLOC '+'   /* [@ WHERE] + PTR SIZE          */
+#define MTF_OP_FREE '-'    /* [@ WHERE] - PTR               */
+#define MTF_OP_RE_OLD '<'  /* [@ WHERE] < OLD               */
+#define MTF_OP_RE_NEW '>'  /* [@ WHERE] > NEW SIZE          */
+#define MTF_OP_RE_FAIL '!' /* [@ WHERE] ! OLD SIZE          */
+#define MTF_OP_MARK '='    /* = Start / = End               */
 
 /* Extension: trailing field on event lines, "s<ID>" (decimal stack id).
  * glibc's Perl checker ignores fields after the ones it reads. */
@@ -25,19 +25,19 @@
 
 /* Extension records: first field starts with '#', which the Perl checker
  * treats as an unknown op and ignores.  "# " (hash, space) is a comment. */
-#define MTF_REC_VERSION  "#v"  /* #v VERSION key=value...                  */
-#define MTF_REC_PROGRAM  "#p"  /* #p PATH-OF-EXECUTABLE (rest of line)     */
-#define MTF_REC_MODULE   "#m"  /* #m MID 0xBASE BUILDID|- PATH (rest)      */
-#define MTF_REC_UNLOAD   "#u"  /* #u MID                                   */
-#define MTF_REC_SYMBOL   "#f"  /* #f MID 0xOFF 0xSYMOFF NAME (rest)        */
-#define MTF_REC_STACK    "#s"  /* #s SID FRAME...   FRAME = MID:0xOFF | -:0xADDR */
-#define MTF_REC_COMMENT  "# "  /* free text, ignored by readers            */
+#define MTF_REC_VERSION "#v" /* #v VERSION key=value...                  */
+#define MTF_REC_PROGRAM "#p" /* #p PATH-OF-EXECUTABLE (rest of line)     */
+#define MTF_REC_MODULE "#m"  /* #m MID 0xBASE BUILDID|- PATH (rest)      */
+#define MTF_REC_UNLOAD "#u"  /* #u MID                                   */
+#define MTF_REC_SYMBOL "#f"  /* #f MID 0xOFF 0xSYMOFF NAME (rest)        */
+#define MTF_REC_STACK "#s" /* #s SID FRAME...   FRAME = MID:0xOFF | -:0xADDR */
+#define MTF_REC_COMMENT "# " /* free text, ignored by readers            */
 
 /* A frame outside every known module is written with this module field. */
 #define MTF_NO_MODULE "-"
 
 /* Limits both sides rely on. */
-#define MTF_MAX_DEPTH     256   /* frames per stack                      */
+#define MTF_MAX_DEPTH 256 /* frames per stack                      */
 #define MTF_DEFAULT_DEPTH 32
 
 #endif /* MTRACE_FORMAT_H */

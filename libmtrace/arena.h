@@ -13,7 +13,7 @@ char *arena_strdup(const char *s);
 
 /* Large zeroed mappings for tables that grow and shrink. */
 void *pages_map(size_t size);
-void  pages_unmap(void *p, size_t size);
+void pages_unmap(void *p, size_t size);
 
 void arena_lock_for_fork(void);
 void arena_unlock_after_fork(void);

@@ -20,11 +20,12 @@ static struct cmap_slots *slots_new(size_t n)
 }
 
 static struct cmap_entry *probe(struct cmap_slots *s, uint64_t hash,
-                                cmap_eq_fn eq, const void *key, size_t *free_slot)
+                                cmap_eq_fn eq, const void *key,
+                                size_t *free_slot)
 {
     for (size_t i = hash & s->mask;; i = (i + 1) & s->mask) {
-        struct cmap_entry *e =
-            atomic_load_explicit(&s->entry[i], memory_order_acquire);
+        struct cmap_entry *e = atomic_load_explicit(&s->entry[i],
+                                                    memory_order_acquire);
         if (e == NULL) {
             if (free_slot)
                 *free_slot = i;
@@ -38,7 +39,8 @@ static struct cmap_entry *probe(struct cmap_slots *s, uint64_t hash,
 struct cmap_entry *cmap_find(struct cmap *m, uint64_t hash, cmap_eq_fn eq,
                              const void *key)
 {
-    struct cmap_slots *s = atomic_load_explicit(&m->slots, memory_order_acquire);
+    struct cmap_slots *s = atomic_load_explicit(&m->slots,
+                                                memory_order_acquire);
     return s ? probe(s, hash, eq, key, NULL) : NULL;
 }
 
@@ -72,7 +74,8 @@ struct cmap_entry *cmap_insert(struct cmap *m, struct cmap_entry *entry,
                                cmap_eq_fn eq, const void *key)
 {
     spin_lock(&m->lock);
-    struct cmap_slots *s = atomic_load_explicit(&m->slots, memory_order_relaxed);
+    struct cmap_slots *s = atomic_load_explicit(&m->slots,
+                                                memory_order_relaxed);
     if (s == NULL || (size_t)(m->count + 1) * 2 > s->mask + 1)
         s = grow(m, s);
     struct cmap_entry *found = NULL;
@@ -94,7 +97,8 @@ struct cmap_entry *cmap_insert(struct cmap *m, struct cmap_entry *entry,
 void cmap_each(struct cmap *m, void (*fn)(struct cmap_entry *, void *),
                void *arg)
 {
-    struct cmap_slots *s = atomic_load_explicit(&m->slots, memory_order_acquire);
+    struct cmap_slots *s = atomic_load_explicit(&m->slots,
+                                                memory_order_acquire);
     if (s == NULL)
         return;
     for (size_t i = 0; i <= s->mask; i++) {

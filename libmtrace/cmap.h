@@ -11,7 +11,7 @@
 
 struct cmap_entry {
     uint64_t hash;
-    uint32_t seq;      /* 1, 2, ... in insertion order: the entry's id */
+    uint32_t seq; /* 1, 2, ... in insertion order: the entry's id */
 };
 
 struct cmap_slots;

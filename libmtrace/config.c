@@ -34,14 +34,17 @@ static long parse_decimal(const char *s, size_t len)
     return v;
 }
 
-static const struct { const char *name; int number; } signal_names[] = {
-    { "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT },
-    { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "PIPE", SIGPIPE },
-    { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "CHLD", SIGCHLD },
-    { "CONT", SIGCONT }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN },
-    { "TTOU", SIGTTOU }, { "URG", SIGURG }, { "XCPU", SIGXCPU },
-    { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF },
-    { "WINCH", SIGWINCH }, { "IO", SIGIO }, { "PWR", SIGPWR },
+static const struct {
+    const char *name;
+    int number;
+} signal_names[] = {
+    { "HUP", SIGHUP },     { "INT", SIGINT },       { "QUIT", SIGQUIT },
+    { "USR1", SIGUSR1 },   { "USR2", SIGUSR2 },     { "PIPE", SIGPIPE },
+    { "ALRM", SIGALRM },   { "TERM", SIGTERM },     { "CHLD", SIGCHLD },
+    { "CONT", SIGCONT },   { "TSTP", SIGTSTP },     { "TTIN", SIGTTIN },
+    { "TTOU", SIGTTOU },   { "URG", SIGURG },       { "XCPU", SIGXCPU },
+    { "XFSZ", SIGXFSZ },   { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF },
+    { "WINCH", SIGWINCH }, { "IO", SIGIO },         { "PWR", SIGPWR },
     { "SYS", SIGSYS },
 };
 
@@ -49,8 +52,8 @@ static const struct { const char *name; int number; } signal_names[] = {
 static int usable_for_reports(long sig)
 {
     return sig > 0 && sig < NSIG && sig != SIGKILL && sig != SIGSTOP &&
-           sig != SIGSEGV && sig != SIGBUS && sig != SIGILL &&
-           sig != SIGFPE && sig != SIGTRAP && sig != SIGABRT;
+           sig != SIGSEGV && sig != SIGBUS && sig != SIGILL && sig != SIGFPE &&
+           sig != SIGTRAP && sig != SIGABRT;
 }
 
 int config_signal_number(const char *name, size_t len)
@@ -69,8 +72,8 @@ int config_signal_number(const char *name, size_t len)
 }
 
 /* Builds "libmtrace: MEMLEAK_CONFIG: WHAT 'TOKEN' ignored" and reports it. */
-static void warn_token(config_warn_fn warn, const char *what,
-                       const char *tok, size_t len)
+static void warn_token(config_warn_fn warn, const char *what, const char *tok,
+                       size_t len)
 {
     char msg[256];
     size_t n = 0;

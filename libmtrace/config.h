@@ -22,8 +22,8 @@ struct config {
     int classic;
     int depth;
     enum unwinder unwinder;
-    int report_signal;               /* 0: none */
-    char report_pattern[CONFIG_PATTERN_MAX];  /* "": the default */
+    int report_signal;                       /* 0: none */
+    char report_pattern[CONFIG_PATTERN_MAX]; /* "": the default */
 };
 
 /* The process's configuration, read once at start-up (control.c). */

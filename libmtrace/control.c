@@ -66,7 +66,7 @@ static void release_and_flush_at_exit(void *unused)
 {
     (void)unused;
     if (tracer_active() && mt_config.mtraceinit && guard_enter()) {
-        report_write("exit", NULL);   /* before freeres: the program's view */
+        report_write("exit", NULL); /* before freeres: the program's view */
         guard_leave();
     }
     if (tracer_active()) {

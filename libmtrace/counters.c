@@ -10,7 +10,7 @@
 #define CHUNK_BITS 10
 #define CHUNK (1u << CHUNK_BITS)
 #define MID 64
-#define TOP COUNTER_TOP    /* 256 * 64 * 1024 = 16M stacks */
+#define TOP COUNTER_TOP /* 256 * 64 * 1024 = 16M stacks */
 
 /* The counters of ID in set S, created when CREATE. */
 static struct stack_counts *lookup(struct thread_record *s, uint32_t id,
@@ -97,4 +97,3 @@ void counters_sum(uint32_t id, struct stack_counts *out)
             add_into(out, c);
     }
 }
-

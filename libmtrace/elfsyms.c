@@ -18,11 +18,11 @@
 
 struct func_sym {
     uintptr_t start, size;
-    const char *name;          /* in the mapped file */
+    const char *name; /* in the mapped file */
 };
 
 struct module_syms {
-    int loaded;                /* looked at (whatever came of it) */
+    int loaded; /* looked at (whatever came of it) */
     struct func_sym *syms;
     size_t count;
 };
@@ -78,8 +78,9 @@ static void collect(struct module_syms *t, const unsigned char *f, size_t size,
         if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC ||
             sym[i].st_shndx == SHN_UNDEF || sym[i].st_name >= strtab->sh_size)
             continue;
-        t->syms[t->count++] = (struct func_sym){
-            sym[i].st_value, sym[i].st_size, names + sym[i].st_name };
+        t->syms[t->count++] = (struct func_sym){ sym[i].st_value,
+                                                 sym[i].st_size,
+                                                 names + sym[i].st_name };
     }
     qsort(t->syms, t->count, sizeof *t->syms, by_start);
 }
@@ -134,7 +135,8 @@ static const struct func_sym *find(const struct module_syms *t, uintptr_t off)
     return off < s->start + (s->size ? s->size : 1) ? s : NULL;
 }
 
-const char *elfsyms_lookup(struct module *mod, uintptr_t off, uintptr_t *sym_off)
+const char *elfsyms_lookup(struct module *mod, uintptr_t off,
+                           uintptr_t *sym_off)
 {
     if (mod == NULL || mod->id < 0 || mod->id >= MAX_MODULES)
         return NULL;

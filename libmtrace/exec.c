@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <unistd.h>
 
-#define MAX_EXECL_ARGS 4096   /* on the stack: 32 KiB */
+#define MAX_EXECL_ARGS 4096 /* on the stack: 32 KiB */
 
 static void flush_before_exec(void)
 {
@@ -24,10 +24,10 @@ static void flush_before_exec(void)
     }
 }
 
-#define REAL(name, type) \
-    static type real_##name; \
-    if (real_##name == NULL) \
-        real_##name = (type)real_next_symbol(#name)
+#define REAL(name, type)                                                       \
+    static type real_##name;                                                   \
+    if (real_##name == NULL)                                                   \
+    real_##name = (type)real_next_symbol(#name)
 
 typedef int (*exec_env_fn)(const char *, char *const[], char *const[]);
 typedef int (*exec_fn)(const char *, char *const[]);

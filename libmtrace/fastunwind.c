@@ -38,18 +38,18 @@
 /* ---- Rules ---------------------------------------------------------- */
 
 enum rule_kind {
-    RULE_NONE,          /* never cached: the empty cache word */
-    RULE_STANDARD,      /* CFA = base + offset, return address at CFA-8 */
-    RULE_SIGNAL,        /* __restore_rt: registers in the ucontext at RSP */
-    RULE_STOP,          /* outermost frame, or nothing we can follow */
-    RULE_DRAP,          /* realigned stack: CFA = *(RBP-off), RBP saved at RBP */
+    RULE_NONE,     /* never cached: the empty cache word */
+    RULE_STANDARD, /* CFA = base + offset, return address at CFA-8 */
+    RULE_SIGNAL,   /* __restore_rt: registers in the ucontext at RSP */
+    RULE_STOP,     /* outermost frame, or nothing we can follow */
+    RULE_DRAP,     /* realigned stack: CFA = *(RBP-off), RBP saved at RBP */
 };
 
 struct rule {
     enum rule_kind kind;
-    bool cfa_rbp;       /* CFA based on RBP rather than RSP */
+    bool cfa_rbp; /* CFA based on RBP rather than RSP */
     int64_t cfa_off;
-    int64_t rbp_off;    /* caller's RBP saved at CFA + this; 0: unchanged */
+    int64_t rbp_off; /* caller's RBP saved at CFA + this; 0: unchanged */
 };
 
 /* Return addresses below this are taken as the end of the stack, as
@@ -88,7 +88,8 @@ static uint64_t rule_cache[CACHE_SIZE] __attribute__((aligned(64)));
 /* The set's first way; the second follows it (one cache line). */
 static inline uint64_t *cache_set(uint64_t pc)
 {
-    return &rule_cache[((pc ^ (pc >> SET_BITS)) & ((1u << SET_BITS) - 1)) * WAYS];
+    return &rule_cache[((pc ^ (pc >> SET_BITS)) & ((1u << SET_BITS) - 1)) *
+                       WAYS];
 }
 
 static inline uint64_t cache_tag(uint64_t pc)
@@ -107,8 +108,8 @@ static bool rule_pack(const struct rule *r, uint64_t *packed)
             return false;
         rbp_code = (uint64_t)(-r->rbp_off / 8);
     }
-    *packed = (uint64_t)r->cfa_off | (r->cfa_rbp ? CFA_RBP_BIT : 0) | rbp_code << RBP_SHIFT
-              | (uint64_t)r->kind << KIND_SHIFT;
+    *packed = (uint64_t)r->cfa_off | (r->cfa_rbp ? CFA_RBP_BIT : 0) |
+              rbp_code << RBP_SHIFT | (uint64_t)r->kind << KIND_SHIFT;
     return true;
 }
 
@@ -161,7 +162,7 @@ void fastunwind_flush(void)
 {
     for (uint32_t i = 0; i < CACHE_SIZE; i++)
         __atomic_store_n(&rule_cache[i], 0, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&memo_gen, 1, __ATOMIC_RELEASE);   /* memos too */
+    __atomic_add_fetch(&memo_gen, 1, __ATOMIC_RELEASE); /* memos too */
 }
 
 /* ---- Safe stack reads ------------------------------------------------
@@ -176,7 +177,7 @@ void fastunwind_flush(void)
 #define MAX_STACK_JUMP (8ul << 20)
 
 struct bounds {
-    uintptr_t lo, hi;           /* this walk's readable pages */
+    uintptr_t lo, hi;             /* this walk's readable pages */
     uintptr_t known_lo, known_hi; /* this thread's, from earlier walks */
 };
 
@@ -194,7 +195,8 @@ static void bounds_start(struct bounds *b, uintptr_t sp)
 {
     uint64_t k = known_pages;
     b->known_lo = (uintptr_t)(k >> KNOWN_COUNT_BITS) * PAGE;
-    b->known_hi = b->known_lo + (uintptr_t)(k & ((1u << KNOWN_COUNT_BITS) - 1)) * PAGE;
+    b->known_hi = b->known_lo +
+                  (uintptr_t)(k & ((1u << KNOWN_COUNT_BITS) - 1)) * PAGE;
     b->lo = sp & ~(PAGE - 1);
     b->hi = b->lo + PAGE;
     if (sp >= b->known_lo && sp < b->known_hi)
@@ -209,7 +211,8 @@ static void bounds_keep(const struct bounds *b)
     if (b->known_lo < lo && b->known_hi >= lo)
         lo = b->known_lo;
     uintptr_t count = (b->hi - lo) / PAGE;
-    if (lo / PAGE >= 1ull << (64 - KNOWN_COUNT_BITS) || count >= 1u << KNOWN_COUNT_BITS)
+    if (lo / PAGE >= 1ull << (64 - KNOWN_COUNT_BITS) ||
+        count >= 1u << KNOWN_COUNT_BITS)
         return;
     known_pages = (uint64_t)(lo / PAGE) << KNOWN_COUNT_BITS | count;
 }
@@ -327,9 +330,18 @@ static bool rd_sleb(struct cursor *c, int64_t *v)
 
 /* DW_EH_PE_* pointer encodings. */
 enum {
-    PE_ABSPTR = 0x00, PE_ULEB128 = 0x01, PE_UDATA2 = 0x02, PE_UDATA4 = 0x03,
-    PE_UDATA8 = 0x04, PE_SLEB128 = 0x09, PE_SDATA2 = 0x0a, PE_SDATA4 = 0x0b,
-    PE_SDATA8 = 0x0c, PE_PCREL = 0x10, PE_DATAREL = 0x30, PE_INDIRECT = 0x80,
+    PE_ABSPTR = 0x00,
+    PE_ULEB128 = 0x01,
+    PE_UDATA2 = 0x02,
+    PE_UDATA4 = 0x03,
+    PE_UDATA8 = 0x04,
+    PE_SLEB128 = 0x09,
+    PE_SDATA2 = 0x0a,
+    PE_SDATA4 = 0x0b,
+    PE_SDATA8 = 0x0c,
+    PE_PCREL = 0x10,
+    PE_DATAREL = 0x30,
+    PE_INDIRECT = 0x80,
     PE_OMIT = 0xff,
 };
 
@@ -353,21 +365,45 @@ static bool rd_encoded(struct cursor *c, uint8_t enc, uintptr_t *v)
     switch (enc & 0x0f) {
     case PE_ABSPTR:
     case PE_UDATA8:
-    case PE_SDATA8: ok = rd_fixed(c, &u, 8); break;
-    case PE_ULEB128: ok = rd_uleb(c, &u); break;
-    case PE_SLEB128: ok = rd_sleb(c, &s); u = (uint64_t)s; break;
-    case PE_UDATA2: ok = rd_fixed(c, &u16, 2); u = u16; break;
-    case PE_SDATA2: ok = rd_fixed(c, &s16, 2); u = (uint64_t)(int64_t)s16; break;
-    case PE_UDATA4: ok = rd_fixed(c, &u32, 4); u = u32; break;
-    case PE_SDATA4: ok = rd_fixed(c, &s32, 4); u = (uint64_t)(int64_t)s32; break;
-    default: return false;
+    case PE_SDATA8:
+        ok = rd_fixed(c, &u, 8);
+        break;
+    case PE_ULEB128:
+        ok = rd_uleb(c, &u);
+        break;
+    case PE_SLEB128:
+        ok = rd_sleb(c, &s);
+        u = (uint64_t)s;
+        break;
+    case PE_UDATA2:
+        ok = rd_fixed(c, &u16, 2);
+        u = u16;
+        break;
+    case PE_SDATA2:
+        ok = rd_fixed(c, &s16, 2);
+        u = (uint64_t)(int64_t)s16;
+        break;
+    case PE_UDATA4:
+        ok = rd_fixed(c, &u32, 4);
+        u = u32;
+        break;
+    case PE_SDATA4:
+        ok = rd_fixed(c, &s32, 4);
+        u = (uint64_t)(int64_t)s32;
+        break;
+    default:
+        return false;
     }
     if (!ok)
         return false;
     switch (enc & 0x70) {
-    case 0: break;
-    case PE_PCREL: u += (uintptr_t)at; break;
-    default: return false;
+    case 0:
+        break;
+    case PE_PCREL:
+        u += (uintptr_t)at;
+        break;
+    default:
+        return false;
     }
     *v = (uintptr_t)u;
     return true;
@@ -382,8 +418,8 @@ static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
         return NULL;
     struct cursor c = { hdr + 4, hdr + 4 + 16 };
     uintptr_t eh_frame, count;
-    if (hdr[2] == PE_OMIT || !rd_encoded(&c, hdr[1], &eh_frame)
-        || !rd_encoded(&c, hdr[2], &count) || count == 0)
+    if (hdr[2] == PE_OMIT || !rd_encoded(&c, hdr[1], &eh_frame) ||
+        !rd_encoded(&c, hdr[2], &count) || count == 0)
         return NULL;
     const uint8_t *table = c.p;
     size_t lo = 0, hi = count; /* the answer is in [lo, hi) */
@@ -408,8 +444,8 @@ struct cie {
     uint64_t code_align;
     int64_t data_align;
     uint8_t fde_enc;
-    bool augmented;     /* 'z': FDEs carry augmentation data */
-    bool signal;        /* 'S': a signal trampoline */
+    bool augmented; /* 'z': FDEs carry augmentation data */
+    bool signal;    /* 'S': a signal trampoline */
     struct cursor insns;
 };
 
@@ -432,7 +468,8 @@ static bool entry_extent(const uint8_t *entry, struct cursor *c)
 
 /* The augmentation data of a 'z' CIE: the FDE pointer encoding ('R') and
  * the signal frame mark ('S'); the rest is skipped by its length. */
-static bool parse_augmentation(struct cursor *c, const char *aug, struct cie *ci)
+static bool parse_augmentation(struct cursor *c, const char *aug,
+                               struct cie *ci)
 {
     uint64_t len;
     if (!rd_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
@@ -448,7 +485,8 @@ static bool parse_augmentation(struct cursor *c, const char *aug, struct cie *ci
                 return false;
             break;
         case 'P':
-            if (!rd_u8(&data, &enc) || !rd_encoded(&data, enc & ~PE_INDIRECT, &ignored))
+            if (!rd_u8(&data, &enc) ||
+                !rd_encoded(&data, enc & ~PE_INDIRECT, &ignored))
                 return false;
             break;
         case 'L':
@@ -471,8 +509,8 @@ static bool parse_cie(const uint8_t *entry, struct cie *ci)
     uint32_t id;
     uint8_t version, ra8;
     uint64_t ra;
-    if (!entry_extent(entry, &c) || !rd_fixed(&c, &id, 4) || id != 0
-        || !rd_u8(&c, &version) || (version != 1 && version != 3))
+    if (!entry_extent(entry, &c) || !rd_fixed(&c, &id, 4) || id != 0 ||
+        !rd_u8(&c, &version) || (version != 1 && version != 3))
         return false;
     const char *aug = (const char *)c.p;
     const uint8_t *nul = memchr(c.p, 0, (size_t)(c.end - c.p));
@@ -498,11 +536,11 @@ static bool parse_fde(const uint8_t *entry, struct cie *ci, struct fde *fd)
     uint32_t cie_off;
     uintptr_t begin, range;
     uint64_t aug_len;
-    if (!entry_extent(entry, &c) || !rd_fixed(&c, &cie_off, 4) || cie_off == 0
-        || !parse_cie(entry + 4 - cie_off, ci))
+    if (!entry_extent(entry, &c) || !rd_fixed(&c, &cie_off, 4) ||
+        cie_off == 0 || !parse_cie(entry + 4 - cie_off, ci))
         return false;
-    if ((ci->fde_enc & PE_INDIRECT) || !rd_encoded(&c, ci->fde_enc, &begin)
-        || !rd_encoded(&c, ci->fde_enc & 0x0f, &range))
+    if ((ci->fde_enc & PE_INDIRECT) || !rd_encoded(&c, ci->fde_enc, &begin) ||
+        !rd_encoded(&c, ci->fde_enc & 0x0f, &range))
         return false;
     if (ci->augmented) {
         if (!rd_uleb(&c, &aug_len) || aug_len > (uint64_t)(c.end - c.p))
@@ -522,16 +560,17 @@ static bool parse_fde(const uint8_t *entry, struct cie *ci, struct fde *fd)
 enum { DW_RBP = 6, DW_RSP = 7, DW_RA = 16 };
 
 enum reg_how {
-    REG_SAME,           /* unchanged (or undefined) */
+    REG_SAME, /* unchanged (or undefined) */
     REG_UNDEFINED,
-    REG_AT_CFA,         /* saved at CFA + off */
-    REG_AT_RBP,         /* saved at the address in RBP (with CFA_DRAP) */
-    REG_OTHER,          /* anything else: we cannot follow it */
+    REG_AT_CFA, /* saved at CFA + off */
+    REG_AT_RBP, /* saved at the address in RBP (with CFA_DRAP) */
+    REG_OTHER,  /* anything else: we cannot follow it */
 };
 
 enum cfa_how {
-    CFA_RSP, CFA_RBP,   /* register + offset */
-    CFA_DRAP,           /* *(RBP - cfa_off) */
+    CFA_RSP,
+    CFA_RBP,  /* register + offset */
+    CFA_DRAP, /* *(RBP - cfa_off) */
     CFA_OTHER,
 };
 
@@ -549,16 +588,17 @@ struct row {
 #define STATE_STACK 8
 
 struct cfa_run {
-    uintptr_t loc, target;      /* the row for TARGET is wanted */
+    uintptr_t loc, target; /* the row for TARGET is wanted */
     uint64_t code_align;
     int64_t data_align;
     uint8_t fde_enc;
-    const struct row *initial;  /* after the CIE: for DW_CFA_restore */
+    const struct row *initial; /* after the CIE: for DW_CFA_restore */
     struct row stack[STATE_STACK];
     int depth;
 };
 
-static void set_reg(struct row *row, uint64_t reg, enum reg_how how, int64_t off)
+static void set_reg(struct row *row, uint64_t reg, enum reg_how how,
+                    int64_t off)
 {
     struct reg_rule rule = { how, off };
     if (reg == DW_RBP)
@@ -567,7 +607,8 @@ static void set_reg(struct row *row, uint64_t reg, enum reg_how how, int64_t off
         row->ra = rule;
 }
 
-static void restore_reg(struct row *row, const struct cfa_run *run, uint64_t reg)
+static void restore_reg(struct row *row, const struct cfa_run *run,
+                        uint64_t reg)
 {
     struct row none = { .rbp = { REG_SAME, 0 }, .ra = { REG_OTHER, 0 } };
     const struct row *from = run->initial ? run->initial : &none;
@@ -604,9 +645,11 @@ static bool skip_block(struct cursor *c)
  * whose push ends at offset N):
  *   breg7 K; breg16 0; lit15; and; litN; ge; lit3; shl; plus
  * With the address known, it is an offset from RSP like any other. */
-static bool plt_cfa(const uint8_t *expr, uint64_t len, uintptr_t pc, int64_t *off)
+static bool plt_cfa(const uint8_t *expr, uint64_t len, uintptr_t pc,
+                    int64_t *off)
 {
-    static const uint8_t tail[] = { 0x80, 0x00, 0x3f, 0x1a, 0, 0x2a, 0x33, 0x24, 0x22 };
+    static const uint8_t tail[] = { 0x80, 0x00, 0x3f, 0x1a, 0,
+                                    0x2a, 0x33, 0x24, 0x22 };
     if (len != 2 + sizeof tail || expr[0] != 0x77 || expr[1] >= 0x40)
         return false;
     for (size_t i = 0; i < sizeof tail; i++)
@@ -625,7 +668,8 @@ static bool plt_cfa(const uint8_t *expr, uint64_t len, uintptr_t pc, int64_t *of
  * DW_OP_breg6 0. */
 static bool drap_cfa(const uint8_t *expr, uint64_t len, int64_t *below_rbp)
 {
-    if (len != 3 || expr[0] != 0x76 || expr[2] != 0x06 || expr[1] < 0x40 || expr[1] > 0x7f)
+    if (len != 3 || expr[0] != 0x76 || expr[2] != 0x06 || expr[1] < 0x40 ||
+        expr[1] > 0x7f)
         return false;
     *below_rbp = 0x80 - expr[1]; /* a one-byte negative SLEB128 */
     return true;
@@ -642,7 +686,8 @@ static bool read_block(struct cursor *c, const uint8_t **block, uint64_t *len)
     return true;
 }
 
-static int def_cfa_expression(struct cursor *c, struct cfa_run *run, struct row *row)
+static int def_cfa_expression(struct cursor *c, struct cfa_run *run,
+                              struct row *row)
 {
     const uint8_t *expr;
     uint64_t len;
@@ -663,14 +708,16 @@ static int reg_expression(struct cursor *c, struct row *row)
     uint64_t reg, len;
     if (!rd_uleb(c, &reg) || !read_block(c, &expr, &len))
         return -1;
-    bool drap = reg == DW_RBP && len == sizeof drap_rbp && memcmp(expr, drap_rbp, len) == 0;
+    bool drap = reg == DW_RBP && len == sizeof drap_rbp &&
+                memcmp(expr, drap_rbp, len) == 0;
     set_reg(row, reg, drap ? REG_AT_RBP : REG_OTHER, 0);
     return 0;
 }
 
 /* Runs one extended (low six bits zero) instruction OP; -1 on a malformed
  * or unknown instruction, 0 to go on, 1 when the target is passed. */
-static int run_extended(struct cursor *c, struct cfa_run *run, struct row *row, uint8_t op)
+static int run_extended(struct cursor *c, struct cfa_run *run, struct row *row,
+                        uint8_t op)
 {
     uint64_t reg, u;
     int64_t s;
@@ -770,7 +817,8 @@ static int run_extended(struct cursor *c, struct cfa_run *run, struct row *row, 
         return 0;
     case 0x14: /* val_offset */
     case 0x15: /* val_offset_sf */
-        if (!rd_uleb(c, &reg) || (op == 0x14 ? !rd_uleb(c, &u) : !rd_sleb(c, &s)))
+        if (!rd_uleb(c, &reg) ||
+            (op == 0x14 ? !rd_uleb(c, &u) : !rd_sleb(c, &s)))
             return -1;
         set_reg(row, reg, REG_OTHER, 0);
         return 0;
@@ -817,13 +865,19 @@ static bool run_cfa(struct cursor c, struct cfa_run *run, struct row *row)
 }
 
 /* The row of FD (with its CIE) at address PC. */
-static bool row_at(const struct cie *ci, const struct fde *fd, uintptr_t pc, struct row *row)
+static bool row_at(const struct cie *ci, const struct fde *fd, uintptr_t pc,
+                   struct row *row)
 {
     struct cfa_run run = {
-        .loc = fd->pc_begin, .target = pc, .code_align = ci->code_align,
-        .data_align = ci->data_align, .fde_enc = ci->fde_enc,
+        .loc = fd->pc_begin,
+        .target = pc,
+        .code_align = ci->code_align,
+        .data_align = ci->data_align,
+        .fde_enc = ci->fde_enc,
     };
-    *row = (struct row){ .cfa = CFA_OTHER, .rbp = { REG_SAME, 0 }, .ra = { REG_OTHER, 0 } };
+    *row = (struct row){ .cfa = CFA_OTHER,
+                         .rbp = { REG_SAME, 0 },
+                         .ra = { REG_OTHER, 0 } };
     if (!run_cfa(ci->insns, &run, row))
         return false;
     struct row initial = *row;
@@ -836,15 +890,17 @@ static bool row_at(const struct cie *ci, const struct fde *fd, uintptr_t pc, str
 /* ---- From an address to its rule -------------------------------------- */
 
 /* glibc's __restore_rt: mov $SYS_rt_sigreturn, %rax; syscall. */
-static const uint8_t restore_rt_code[] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+static const uint8_t restore_rt_code[] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00,
+                                           0x00, 0x00, 0x0f, 0x05 };
 
 /* A signal trampoline's FDE starts one byte before the code (so that the
  * lookup at return address - 1 finds it): the code is at PC or PC + 1. */
 static bool is_restore_rt(const struct fde *fd, uintptr_t pc)
 {
     for (uintptr_t at = pc; at <= pc + 1; at++)
-        if (at >= fd->pc_begin && at + sizeof restore_rt_code <= fd->pc_end
-            && memcmp((const void *)at, restore_rt_code, sizeof restore_rt_code) == 0)
+        if (at >= fd->pc_begin && at + sizeof restore_rt_code <= fd->pc_end &&
+            memcmp((const void *)at, restore_rt_code, sizeof restore_rt_code) ==
+                0)
             return true;
     return false;
 }
@@ -883,8 +939,9 @@ static void rule_from_row(const struct row *row, struct rule *r)
  * RBP.  The walk's checks stop it where the guess is wrong. */
 static void frame_pointer_guess(struct rule *r)
 {
-    *r = (struct rule){ .kind = RULE_STANDARD, .cfa_rbp = true,
-                        .cfa_off = 16, .rbp_off = -16 };
+    *r = (struct rule){
+        .kind = RULE_STANDARD, .cfa_rbp = true, .cfa_off = 16, .rbp_off = -16
+    };
 }
 
 static bool compute_rule(uintptr_t pc, struct rule *r, bool *no_info)
@@ -897,8 +954,10 @@ static bool compute_rule(uintptr_t pc, struct rule *r, bool *no_info)
     *no_info = true;
     if (_dl_find_object((void *)pc, &obj) != 0)
         return false;
-    const uint8_t *entry = obj.dlfo_eh_frame ? find_fde(obj.dlfo_eh_frame, pc) : NULL;
-    if (entry == NULL || !parse_fde(entry, &ci, &fd) || pc < fd.pc_begin || pc >= fd.pc_end)
+    const uint8_t *entry = obj.dlfo_eh_frame ? find_fde(obj.dlfo_eh_frame, pc)
+                                             : NULL;
+    if (entry == NULL || !parse_fde(entry, &ci, &fd) || pc < fd.pc_begin ||
+        pc >= fd.pc_end)
         return true;
     *no_info = false;
     if (ci.signal) {
@@ -946,15 +1005,16 @@ static inline bool frame_sane(uintptr_t sp, uintptr_t cfa, uintptr_t rbp_at)
 }
 
 /* Steps F from a frame to its caller with rule R, checking every read. */
-static enum step_result step(struct frame *f, const struct rule *r, struct bounds *b)
+static enum step_result step(struct frame *f, const struct rule *r,
+                             struct bounds *b)
 {
     uintptr_t cfa, rbp_at, gregs;
     switch (r->kind) {
     case RULE_STANDARD:
         cfa = (r->cfa_rbp ? f->bp : f->sp) + (uintptr_t)r->cfa_off;
         rbp_at = cfa + (uintptr_t)r->rbp_off;
-        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8)
-            || (r->rbp_off != 0 && !readable(b, rbp_at)))
+        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8) ||
+            (r->rbp_off != 0 && !readable(b, rbp_at)))
             return STEP_BAD_STACK;
         f->ip = load(cfa - 8);
         if (r->rbp_off != 0)
@@ -968,7 +1028,8 @@ static enum step_result step(struct frame *f, const struct rule *r, struct bound
             return STEP_BAD_STACK;
         cfa = load(cfa);
         rbp_at = f->bp;
-        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8) || !readable(b, rbp_at))
+        if (!frame_sane(f->sp, cfa, rbp_at) || !readable(b, cfa - 8) ||
+            !readable(b, rbp_at))
             return STEP_BAD_STACK;
         f->ip = load(cfa - 8);
         f->bp = load(rbp_at);
@@ -977,8 +1038,9 @@ static enum step_result step(struct frame *f, const struct rule *r, struct bound
     case RULE_SIGNAL:
         /* The handler returned here with RSP at the kernel's ucontext. */
         gregs = f->sp + offsetof(ucontext_t, uc_mcontext.gregs);
-        if (!readable(b, gregs + REG_RIP * 8) || !readable(b, gregs + REG_RSP * 8)
-            || !readable(b, gregs + REG_RBP * 8))
+        if (!readable(b, gregs + REG_RIP * 8) ||
+            !readable(b, gregs + REG_RSP * 8) ||
+            !readable(b, gregs + REG_RBP * 8))
             return STEP_BAD_STACK;
         f->ip = load(gregs + REG_RIP * 8);
         f->sp = load(gregs + REG_RSP * 8);
@@ -991,8 +1053,9 @@ static enum step_result step(struct frame *f, const struct rule *r, struct bound
 
 /* Everything the walk's inline step leaves: cache misses, signal frames,
  * the last frame, reads beyond the pages known readable. */
-static __attribute__((noinline)) enum step_result step_slow(struct frame *f, struct bounds *b,
-                                                           uintptr_t back)
+static __attribute__((noinline)) enum step_result step_slow(struct frame *f,
+                                                            struct bounds *b,
+                                                            uintptr_t back)
 {
     struct rule r;
     rule_for(f->ip, back, &r);
@@ -1006,18 +1069,20 @@ static __attribute__((noinline)) enum step_result step_slow(struct frame *f, str
  * LOWEST_IP), and whether the walk can be replayed from them. */
 struct walk_trail {
     uintptr_t *slots;
-    uintptr_t *rbp_slots, *rbp_values;   /* saved RBPs read, in order */
+    uintptr_t *rbp_slots, *rbp_values; /* saved RBPs read, in order */
     int rbp_loads;
-    bool replayable;   /* no slow step, no signal frame: see the memo below */
-    bool uses_rbp;     /* some CFA was RBP + offset: the start RBP counts */
+    bool replayable; /* no slow step, no signal frame: see the memo below */
+    bool uses_rbp;   /* some CFA was RBP + offset: the start RBP counts */
     bool ended_low;
 };
 
 /* The walk itself.  TRAIL is NULL for plain walks; always inlined, so the
  * plain walk pays nothing for it. */
-static inline __attribute__((always_inline))
-int walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
-         struct walk_trail *trail)
+static inline __attribute__((always_inline)) int walk(void **frames, int max,
+                                                      uintptr_t ip,
+                                                      uintptr_t sp,
+                                                      uintptr_t bp,
+                                                      struct walk_trail *trail)
 {
     if (max <= 0)
         return 0;
@@ -1046,8 +1111,10 @@ int walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
         uintptr_t cfa = base + (w & CFA_OFF_MASK);
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
         enum rule_kind kind = (enum rule_kind)((w >> KIND_SHIFT) & KIND_MASK);
-        if (__builtin_expect(kind == RULE_STANDARD && back && frame_sane(sp, cfa, rbp_at)
-                             && rbp_at >= lo && cfa <= hi, 1)) {
+        if (__builtin_expect(kind == RULE_STANDARD && back &&
+                                 frame_sane(sp, cfa, rbp_at) && rbp_at >= lo &&
+                                 cfa <= hi,
+                             1)) {
             ip = load(cfa - 8);
             if (trail)
                 trail->slots[n] = cfa - 8;
@@ -1102,10 +1169,11 @@ int walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
  * loop keeps the frame in registers and steps inline when the rule is
  * cached, standard and the reads fall in known pages: two dependent loads
  * per frame (the rule, then the return address). */
-__attribute__((used, noinline, visibility("hidden")))
-int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
+__attribute__((used, noinline, visibility("hidden"))) int fastunwind_walk(
+    void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
 
-int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp)
+int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp,
+                    uintptr_t bp)
 {
     return walk(frames, max, ip, sp, bp, NULL);
 }
@@ -1130,28 +1198,28 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_
  * often their last (main and its callers): a middle frame tells most of
  * the others apart with one load. */
 struct memo_key {
-    uintptr_t ip, sp;            /* the walk's start; ip 0: empty */
-    uintptr_t top;               /* the highest word the walk read, 0: none */
-    uintptr_t mid_slot, mid_ra;  /* a middle frame: slot 0: none */
+    uintptr_t ip, sp;           /* the walk's start; ip 0: empty */
+    uintptr_t top;              /* the highest word the walk read, 0: none */
+    uintptr_t mid_slot, mid_ra; /* a middle frame: slot 0: none */
 };
 
 struct memo_entry {
-    uintptr_t bp;                /* the walk's start, with its key's ip, sp */
-    unsigned gen;                /* flush generation it was made in */
+    uintptr_t bp; /* the walk's start, with its key's ip, sp */
+    unsigned gen; /* flush generation it was made in */
     int max, n, rbp_loads;
-    bool uses_rbp;               /* bp is part of the start */
-    bool ended_low;              /* stopped at a return address < LOWEST_IP */
+    bool uses_rbp;  /* bp is part of the start */
+    bool ended_low; /* stopped at a return address < LOWEST_IP */
     uintptr_t slots[MEMO_DEPTH + 1];
     uintptr_t rbp_slots[MEMO_DEPTH], rbp_values[MEMO_DEPTH];
     void *frames[MEMO_DEPTH];
-    void *user;                  /* the caller's, for this walk's frames */
+    void *user; /* the caller's, for this walk's frames */
 };
 
 struct fastunwind_memo {
     struct memo_key key[MEMO_ENTRIES];
     struct memo_entry entry[MEMO_ENTRIES];
-    unsigned next;   /* the entry a new walk replaces (round robin) */
-    struct memo_entry *last;   /* the last walk's entry, NULL: not memoized */
+    unsigned next;           /* the entry a new walk replaces (round robin) */
+    struct memo_entry *last; /* the last walk's entry, NULL: not memoized */
 };
 
 void **fastunwind_memo_user(struct fastunwind_memo *m)
@@ -1195,9 +1263,9 @@ static int memo_replay(const struct memo_entry *e, int max, uintptr_t bp,
     return e->n;
 }
 
-__attribute__((used, noinline, visibility("hidden")))
-int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
-                         uintptr_t ip, uintptr_t sp, uintptr_t bp);
+__attribute__((used, noinline, visibility("hidden"))) int fastunwind_walk_memo(
+    void **frames, int max, struct fastunwind_memo *memo, uintptr_t ip,
+    uintptr_t sp, uintptr_t bp);
 
 int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
                          uintptr_t ip, uintptr_t sp, uintptr_t bp)
@@ -1221,7 +1289,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
         if (n) {
             memo->last = hit;
             if (hit->user)
-                return FASTUNWIND_KNOWN;   /* no need for the frames */
+                return FASTUNWIND_KNOWN; /* no need for the frames */
             memcpy(frames, hit->frames, (size_t)n * sizeof *frames);
             return n;
         }
@@ -1231,8 +1299,8 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     struct memo_entry *e = &memo->entry[slot];
     int n;
     struct walk_trail trail = { e->slots, e->rbp_slots, e->rbp_values, 0,
-                                true, false, false };
-    key->ip = 0;   /* a signal handler's walk must not replay a half entry */
+                                true,     false,        false };
+    key->ip = 0; /* a signal handler's walk must not replay a half entry */
     n = walk(frames, max, ip, sp, bp, &trail);
     if (!trail.replayable || n < 1)
         return n;
@@ -1298,11 +1366,15 @@ __asm__(".text\n"
 
 /* ---- Self-test -------------------------------------------------------- */
 
-static __attribute__((noinline)) int selftest_inner(void **frames, void *outer_ra)
+static __attribute__((noinline)) int selftest_inner(void **frames,
+                                                    void *outer_ra)
 {
     int n = fastunwind_backtrace(frames, 4);
     __asm__ volatile("" ::: "memory"); /* no tail call: keep this frame */
-    return n >= 3 && frames[1] == __builtin_return_address(0) && frames[2] == outer_ra ? 0 : -1;
+    return n >= 3 && frames[1] == __builtin_return_address(0) &&
+                   frames[2] == outer_ra
+               ? 0
+               : -1;
 }
 
 static __attribute__((noinline)) int selftest_outer(void)

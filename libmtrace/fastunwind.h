@@ -22,7 +22,8 @@ int fastunwind_backtrace(void **frames, int max);
  * return addresses it read instead of being walked again.  Never used for
  * walks of more than 64 frames. */
 struct fastunwind_memo;
-int fastunwind_backtrace_memo(void **frames, int max, struct fastunwind_memo *memo);
+int fastunwind_backtrace_memo(void **frames, int max,
+                              struct fastunwind_memo *memo);
 /* What fastunwind_backtrace_memo returns instead of a frame count when it
  * replays a walk whose user word (below) is set: FRAMES is left as it was,
  * the caller keeps what it derived from them in that word. */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 static atomic_int fork_pending;
-static int asymmetric;   /* membarrier registered: cheap entering side */
+static int asymmetric; /* membarrier registered: cheap entering side */
 
 void gate_init(void)
 {
@@ -28,7 +28,7 @@ void gate_init(void)
 static inline void entering_barrier(void)
 {
     if (asymmetric)
-        atomic_signal_fence(memory_order_seq_cst);   /* compiler only */
+        atomic_signal_fence(memory_order_seq_cst); /* compiler only */
     else
         atomic_thread_fence(memory_order_seq_cst);
 }
@@ -53,7 +53,7 @@ void gate_enter(void)
     int depth = atomic_load_explicit(&r->gate_depth, memory_order_relaxed);
     set_depth(r, depth + 1);
     if (depth > 0)
-        return;   /* nested: this thread may hold loader locks; never wait */
+        return; /* nested: this thread may hold loader locks; never wait */
     entering_barrier();
     while (atomic_load_explicit(&fork_pending, memory_order_relaxed)) {
         set_depth(r, 0);
@@ -69,10 +69,10 @@ void gate_leave(void)
 {
     struct thread_record *r = thread_record();
     if (r)
-        atomic_store_explicit(&r->gate_depth,
-                              atomic_load_explicit(&r->gate_depth,
-                                                   memory_order_relaxed) - 1,
-                              memory_order_release);
+        atomic_store_explicit(
+            &r->gate_depth,
+            atomic_load_explicit(&r->gate_depth, memory_order_relaxed) - 1,
+            memory_order_release);
 }
 
 void gate_close_for_fork(void)

@@ -47,7 +47,8 @@ static const char *where_string(uintptr_t addr, const Dl_info *info, int found)
     const char *file = found ? info->dli_fname : NULL;
     const char *sym = found ? info->dli_sname : NULL;
     /* Any length: file names and mangled names are not bounded. */
-    size_t size = (file ? strlen(file) + 1 : 0) + (sym ? strlen(sym) + 24 : 0) + 48;
+    size_t size = (file ? strlen(file) + 1 : 0) + (sym ? strlen(sym) + 24 : 0) +
+                  48;
     char *buf = arena_alloc(size), *p = buf;
     if (buf == NULL)
         return NULL;
@@ -76,7 +77,7 @@ static const char *demangled(const char *name)
     if (d == NULL)
         return arena_strdup(name);
     const char *copy = arena_strdup(d);
-    free(d);   /* the guard is set: this goes straight to glibc */
+    free(d); /* the guard is set: this goes straight to glibc */
     return copy;
 }
 
@@ -105,7 +106,8 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
 
 /* The last frame this thread looked up: a free() in a loop asks for the
  * same caller again and again. */
-static __thread struct frame *last_frame __attribute__((tls_model("initial-exec")));
+static __thread struct frame *last_frame
+    __attribute__((tls_model("initial-exec")));
 
 struct frame *frametab_get(uintptr_t addr)
 {

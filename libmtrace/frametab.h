@@ -12,14 +12,14 @@
 struct frame {
     struct cmap_entry e;
     uintptr_t addr;
-    unsigned epoch;         /* code epoch at resolution (see frametab_new_epoch) */
-    struct module *mod;     /* NULL: outside every known module */
-    uintptr_t offset;       /* addr - mod->bias, or addr without a module */
-    const char *symbol;     /* demangled; NULL when dladdr found none */
+    unsigned epoch;     /* code epoch at resolution (see frametab_new_epoch) */
+    struct module *mod; /* NULL: outside every known module */
+    uintptr_t offset;   /* addr - mod->bias, or addr without a module */
+    const char *symbol; /* demangled; NULL when dladdr found none */
     uintptr_t symbol_offset;
-    const char *where;      /* glibc's "FILE:(SYM+OFF)[0xADDR]"; NULL: none */
+    const char *where; /* glibc's "FILE:(SYM+OFF)[0xADDR]"; NULL: none */
     size_t where_len;
-    unsigned emitted_gen;   /* log writer's: last log holding its #f record */
+    unsigned emitted_gen; /* log writer's: last log holding its #f record */
 };
 
 /* The frame for ADDR, resolving it on first sight.  NULL only when out of

@@ -21,9 +21,9 @@ uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
                                uint32_t tag);
 
 enum {
-    LIVE_ABSENT,           /* not a block allocated while tracing          */
-    LIVE_FOUND,            /* removed; the free is remembered (or untagged) */
-    LIVE_FOUND_UNMARKED,   /* removed, but the free could not be remembered:
+    LIVE_ABSENT,         /* not a block allocated while tracing          */
+    LIVE_FOUND,          /* removed; the free is remembered (or untagged) */
+    LIVE_FOUND_UNMARKED, /* removed, but the free could not be remembered:
                               its line must be out before the real free    */
 };
 /* Removes PTR.  FREE_TAG (nonzero) is the tag of the free line: the
@@ -49,7 +49,8 @@ size_t livetab_count(void);
 /* Visits every live block.  Only where no other thread can change the
  * table: in a fork child, or with livetab_lock_all() held. */
 void livetab_each(void (*fn)(uintptr_t ptr, size_t size, uint32_t stack,
-                             void *arg), void *arg);
+                             void *arg),
+                  void *arg);
 void livetab_lock_all(void);
 void livetab_unlock_all(void);
 

@@ -115,7 +115,8 @@ static int claim(const char *name)
         errno = err;
         /* A file system without flock cannot tell: take it, as glibc does. */
         if (err == ENOLCK || err == EINVAL || err == EOPNOTSUPP)
-            return open_retrying(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
+            return open_retrying(name,
+                                 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
         return -1;
     }
     if (header_names_this_process(fd)) {
@@ -168,8 +169,8 @@ static int base_name(const char *pattern, pid_t pid, char *base, size_t size)
     return logfile_expand(pattern, pid, base + dir_len, size - dir_len);
 }
 
-int logfile_open(const char *pattern, pid_t pid, int forked,
-                 char *chosen, size_t chosen_size)
+int logfile_open(const char *pattern, pid_t pid, int forked, char *chosen,
+                 size_t chosen_size)
 {
     char base[4096];
     if (base_name(pattern, pid, base, sizeof base) != 0) {

@@ -14,8 +14,8 @@
  * to CHOSEN.
  * Returns the descriptor (close-on-exec, locked, truncated) or -1 with
  * errno set. */
-int logfile_open(const char *pattern, pid_t pid, int forked,
-                 char *chosen, size_t chosen_size);
+int logfile_open(const char *pattern, pid_t pid, int forked, char *chosen,
+                 size_t chosen_size);
 
 /* "PID:STARTTIME:BOOT": names this process and no other, even one that
  * had the same pid before (the "proc=" key of the log header). */

@@ -87,8 +87,7 @@ static void read_build_id(struct dl_phdr_info *info, char *out)
     }
 }
 
-static void load_extent(struct dl_phdr_info *info, uintptr_t *lo,
-                        uintptr_t *hi)
+static void load_extent(struct dl_phdr_info *info, uintptr_t *lo, uintptr_t *hi)
 {
     *lo = UINTPTR_MAX;
     *hi = 0;
@@ -161,10 +160,12 @@ static int scan_module(struct dl_phdr_info *info, size_t size, void *seen)
 static int scan_by_address(uintptr_t addr)
 {
     struct dl_find_object found;
-    if (_dl_find_object((void *)addr, &found) != 0 || found.dlfo_link_map == NULL)
+    if (_dl_find_object((void *)addr, &found) != 0 ||
+        found.dlfo_link_map == NULL)
         return 0;
     const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)found.dlfo_map_start;
-    uintptr_t size = (uintptr_t)found.dlfo_map_end - (uintptr_t)found.dlfo_map_start;
+    uintptr_t size = (uintptr_t)found.dlfo_map_end -
+                     (uintptr_t)found.dlfo_map_start;
     if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
         eh->e_phentsize != sizeof(ElfW(Phdr)) ||
         eh->e_phoff + (uintptr_t)eh->e_phnum * sizeof(ElfW(Phdr)) > size)

@@ -12,10 +12,10 @@
 
 struct module {
     int id;
-    uintptr_t bias;                 /* dlpi_addr: 0 for non-PIE executables */
-    uintptr_t lo, hi;               /* extent of the PT_LOAD segments       */
+    uintptr_t bias;   /* dlpi_addr: 0 for non-PIE executables */
+    uintptr_t lo, hi; /* extent of the PT_LOAD segments       */
     const char *path;
-    char build_id[BUILD_ID_HEX_MAX + 1];   /* hex, "" when absent          */
+    char build_id[BUILD_ID_HEX_MAX + 1]; /* hex, "" when absent          */
     atomic_int unloaded;
     /* Owned by the log writer (under the log lock): the log generation in
      * which the record / the unload record was last written. */

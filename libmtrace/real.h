@@ -8,15 +8,15 @@
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t nmemb, size_t size);
 extern void *__libc_realloc(void *ptr, size_t size);
-extern void  __libc_free(void *ptr);
+extern void __libc_free(void *ptr);
 extern void *__libc_memalign(size_t alignment, size_t size);
 extern void *__libc_valloc(size_t size);
 extern void *__libc_pvalloc(size_t size);
-extern void  __libc_freeres(void);
+extern void __libc_freeres(void);
 
 /* posix_memalign and aligned_alloc have no __libc_ twin: these rebuild
  * them on __libc_memalign with glibc's own argument checks. */
-int   real_posix_memalign(void **memptr, size_t alignment, size_t size);
+int real_posix_memalign(void **memptr, size_t alignment, size_t size);
 void *real_aligned_alloc(size_t alignment, size_t size);
 
 /* The next definition of NAME after ours (libc's), through dlsym with the

@@ -49,7 +49,8 @@ struct frame_row {
     long bytes, blocks;
 };
 
-static double seconds_between(const struct timespec *a, const struct timespec *b)
+static double seconds_between(const struct timespec *a,
+                              const struct timespec *b)
 {
     return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
@@ -309,7 +310,7 @@ static void put_header(struct writer *w, const char *trigger, const char *label,
     writer_putc(w, '\n');
     if (label) {
         writer_puts(w, "label ");
-        for (const char *p = label; *p; p++)   /* one line, whatever it holds */
+        for (const char *p = label; *p; p++) /* one line, whatever it holds */
             writer_putc(w, *p == '\n' ? ' ' : *p);
         writer_putc(w, '\n');
     }
@@ -395,11 +396,12 @@ static int default_report_name(char *out, size_t size)
     char pattern[4200];
     struct stat st;
     /* Beside a log that is a file: never /dev/stdout.1.memlog. */
-    if (log && strlen(log) < 4000 && stat(log, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (log && strlen(log) < 4000 && stat(log, &st) == 0 &&
+        S_ISREG(st.st_mode)) {
         strcpy(pattern, log);
         for (char *p = pattern; *p; p++)
             if (*p == '%')
-                *p = '_';   /* a log name is not a pattern */
+                *p = '_'; /* a log name is not a pattern */
         strcat(pattern, ".%n.memlog");
     } else {
         strcpy(pattern, "%e-%p-%n.memlog");
@@ -470,14 +472,14 @@ static void on_report_signal(int sig)
 {
     (void)sig;
     int saved = errno;
-    sem_post(&report_wanted);   /* async-signal-safe; the thread does the rest */
+    sem_post(&report_wanted); /* async-signal-safe; the thread does the rest */
     errno = saved;
 }
 
 static void *reporter_thread(void *arg)
 {
     (void)arg;
-    guard_enter();   /* this thread's own allocations are never traced */
+    guard_enter(); /* this thread's own allocations are never traced */
     for (;;) {
         while (sem_wait(&report_wanted) != 0 && errno == EINTR)
             ;

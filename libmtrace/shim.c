@@ -103,7 +103,7 @@ MT_EXPORT void free(void *ptr)
     }
     guard_enter();
     int saved = errno;
-    tracer_on_free(ptr, CALLER);   /* before the real free: causal order */
+    tracer_on_free(ptr, CALLER); /* before the real free: causal order */
     errno = saved;
     __libc_free(ptr);
     guard_leave();

@@ -7,8 +7,13 @@
 #include <sched.h>
 #include <stdatomic.h>
 
-typedef struct { atomic_int held; } spinlock_t;
-#define SPINLOCK_INIT { 0 }
+typedef struct {
+    atomic_int held;
+} spinlock_t;
+#define SPINLOCK_INIT                                                          \
+    {                                                                          \
+        0                                                                      \
+    }
 
 static inline void spin_lock(spinlock_t *l)
 {

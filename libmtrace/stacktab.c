@@ -26,8 +26,9 @@ static void remember_by_id(struct cmap_entry *e)
 
 struct stack *stacktab_by_id(uint32_t id)
 {
-    struct stack **chunk = id / BY_ID_CHUNK < BY_ID_CHUNKS ?
-                           by_id[id / BY_ID_CHUNK] : NULL;
+    struct stack **chunk = id / BY_ID_CHUNK < BY_ID_CHUNKS
+                               ? by_id[id / BY_ID_CHUNK]
+                               : NULL;
     return chunk ? chunk[id % BY_ID_CHUNK] : NULL;
 }
 
@@ -80,7 +81,8 @@ static struct stack *stack_new(const struct stack_key *k, uint64_t hash)
  * a hit costs one comparison of the frames instead of hashing them all
  * and probing the shared table. */
 #define RECENT 64
-static __thread struct stack *recent[RECENT] __attribute__((tls_model("initial-exec")));
+static __thread struct stack *recent[RECENT]
+    __attribute__((tls_model("initial-exec")));
 
 static unsigned recent_slot(void *const *addrs, int n)
 {

@@ -9,15 +9,15 @@
 #include <stdint.h>
 
 struct stack {
-    struct cmap_entry e;          /* e.seq is the stack id            */
+    struct cmap_entry e; /* e.seq is the stack id            */
     unsigned epoch;
     unsigned depth;
-    unsigned emitted_gen;         /* log writer's: last log holding it */
+    unsigned emitted_gen; /* log writer's: last log holding it */
     /* Counters are per thread (counters.h).  Their sums at the previous
      * report (owned by report.c): */
     long prev_bytes, prev_blocks, prev_allocs, prev_alloc_bytes;
-    struct frame **frames;        /* resolved, DEPTH entries          */
-    uintptr_t addrs[];            /* the key                          */
+    struct frame **frames; /* resolved, DEPTH entries          */
+    uintptr_t addrs[];     /* the key                          */
 };
 
 static inline uint32_t stack_id(const struct stack *s)

@@ -26,8 +26,8 @@ uint32_t threadlog_tag(void)
     struct thread_record *r = thread_record();
     if (r == NULL || r->id == 0)
         return 0;
-    return make_tag(r->id, atomic_load_explicit(&r->log.gen,
-                                                memory_order_relaxed));
+    return make_tag(r->id,
+                    atomic_load_explicit(&r->log.gen, memory_order_relaxed));
 }
 
 static struct thread_record *owner_of(uint32_t tag)
@@ -51,15 +51,16 @@ static void hand_over_locked(struct threadlog *l, int wait)
     if (sink && !sink(l->buf, l->len, wait))
         return;
     l->len = 0;
-    atomic_store_explicit(&l->gen, atomic_load_explicit(&l->gen,
-                          memory_order_relaxed) + 1, memory_order_release);
+    atomic_store_explicit(
+        &l->gen, atomic_load_explicit(&l->gen, memory_order_relaxed) + 1,
+        memory_order_release);
 }
 
 void threadlog_settle(uint32_t tag)
 {
     struct thread_record *r = owner_of(tag);
     if (r == NULL || r == mt_thread_mine)
-        return;   /* our own lines are in order already */
+        return; /* our own lines are in order already */
     if (gen_of(&r->log) % TAG_GEN_MOD != tag % TAG_GEN_MOD)
         return;
     spin_lock(&r->log.lock);
@@ -85,7 +86,8 @@ void threadlog_commit(size_t n, uint32_t tag)
     /* Read under the lock: threadlog_set_direct() then hands over every
      * buffer, so a line is either handed over there or here. */
     if (l->len > THREADLOG_SIZE - THREADLOG_LINE_MAX ||
-        make_tag(r->id, atomic_load_explicit(&l->gen, memory_order_relaxed)) != tag ||
+        make_tag(r->id, atomic_load_explicit(&l->gen, memory_order_relaxed)) !=
+            tag ||
         atomic_load_explicit(&direct, memory_order_relaxed))
         hand_over_locked(l, 1);
     else if (l->len >= THREADLOG_SOON)

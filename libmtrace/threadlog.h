@@ -43,7 +43,7 @@
 
 struct threadlog {
     spinlock_t lock;
-    atomic_uint gen;           /* times the buffer was handed over       */
+    atomic_uint gen; /* times the buffer was handed over       */
     size_t len;
     char buf[THREADLOG_SIZE];
 };

@@ -11,7 +11,8 @@ static atomic_uint ids_given;
 static pthread_mutex_t free_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-__thread struct thread_record *mt_thread_mine __attribute__((tls_model("initial-exec")));
+__thread struct thread_record *mt_thread_mine
+    __attribute__((tls_model("initial-exec")));
 
 /* Thread exit (a TLS destructor): the thread's log lines go out and the
  * record goes back for reuse.  Frees made by later destructors take a
@@ -73,9 +74,9 @@ struct thread_record *thread_record_take(void)
 
 struct thread_record *thread_record_by_id(unsigned id)
 {
-    return id < MAX_THREAD_IDS ? atomic_load_explicit(&by_id[id],
-                                                      memory_order_acquire)
-                               : NULL;
+    return id < MAX_THREAD_IDS
+               ? atomic_load_explicit(&by_id[id], memory_order_acquire)
+               : NULL;
 }
 
 struct thread_record *thread_records(void)

@@ -16,13 +16,14 @@
 struct stack_counts;
 
 struct thread_record {
-    struct thread_record *next_all;    /* every record ever made        */
-    struct thread_record *next_free;   /* records of exited threads     */
-    unsigned id;                       /* 0: none (see MAX_THREAD_IDS)  */
-    atomic_int gate_depth;             /* forkgate.c                    */
-    void *unwind_memo;                 /* unwind.c: the thread's memo   */
-    struct stack_counts *_Atomic *_Atomic counters[COUNTER_TOP];  /* counters.c */
-    struct threadlog log;              /* threadlog.c: its log lines    */
+    struct thread_record *next_all;  /* every record ever made        */
+    struct thread_record *next_free; /* records of exited threads     */
+    unsigned id;                     /* 0: none (see MAX_THREAD_IDS)  */
+    atomic_int gate_depth;           /* forkgate.c                    */
+    void *unwind_memo;               /* unwind.c: the thread's memo   */
+    struct stack_counts *_Atomic
+        *_Atomic counters[COUNTER_TOP]; /* counters.c */
+    struct threadlog log;               /* threadlog.c: its log lines    */
 };
 
 /* The calling thread's record, taken on first use; NULL when out of memory.

@@ -45,8 +45,8 @@ static struct {
      * for a write(2) when the shared buffer is full). */
     pthread_mutex_t lock;
     struct writer w;
-    int logging;                /* a log file is open                      */
-    unsigned gen;               /* which log: records are re-emitted per log */
+    int logging;  /* a log file is open                      */
+    unsigned gen; /* which log: records are re-emitted per log */
     char path[4096];
     int started;
 } log_state = { .lock = PTHREAD_MUTEX_INITIALIZER, .w = { .fd = -1 } };
@@ -69,7 +69,7 @@ static struct stack *current_stack(const void *caller)
 {
     void *frames[MTF_MAX_DEPTH];
     if (mt_config.classic) {
-        frames[0] = (void *)caller;   /* glibc's lines need the caller only */
+        frames[0] = (void *)caller; /* glibc's lines need the caller only */
         return stacktab_intern(frames, 1);
     }
     /* A replayed walk brings back the stack found for it last time. */
@@ -77,7 +77,7 @@ static struct stack *current_stack(const void *caller)
     int n = unwind_stack_memo(frames, mt_config.depth, caller, &memo);
     if (memo && *memo)
         return *memo;
-    if (n == UNWIND_KNOWN) {   /* never without the word: be safe */
+    if (n == UNWIND_KNOWN) { /* never without the word: be safe */
         frames[0] = (void *)caller;
         n = 1;
     }
@@ -201,7 +201,7 @@ static void emit_stack(struct writer *w, struct stack *s)
 /* Room for an event line with a usual WHERE; longer ones are written in
  * pieces (emit_long_event). */
 #define EVENT_LINE_MAX THREADLOG_LINE_MAX
-#define EVENT_FIELDS_MAX 96   /* op, pointer, size, stack id */
+#define EVENT_FIELDS_MAX 96 /* op, pointer, size, stack id */
 
 /* Formats "@ WHERE OP PTR[ SIZE][ sID]\n" into LINE (EVENT_LINE_MAX bytes)
  * and returns its length, or 0 when WHERE is too long for it.  Done before
@@ -252,7 +252,8 @@ static void emit_long_event(struct writer *w, char op, const void *ptr,
 /* Writes an event line, after the stack record it refers to, straight
  * into the shared log.  Log lock held (or single-threaded: fork child). */
 static void emit_event(struct writer *w, char op, const void *ptr, size_t size,
-                       int with_size, struct stack *s, const struct frame *where)
+                       int with_size, struct stack *s,
+                       const struct frame *where)
 {
     char line[EVENT_LINE_MAX];
     size_t n = format_event(line, op, ptr, size, with_size, s, where);
@@ -281,8 +282,8 @@ static void stop_on_write_failure(void)
 {
     if (!log_state.w.failed || !log_state.logging)
         return;
-    say("writing the trace log ", log_state.path, " failed, tracing stopped: ",
-        strerror(log_state.w.failed));
+    say("writing the trace log ", log_state.path,
+        " failed, tracing stopped: ", strerror(log_state.w.failed));
     writer_close(&log_state.w);
     log_state.logging = 0;
     atomic_store(&mt_collecting, 0);
@@ -357,15 +358,15 @@ static uint32_t line_tag(void)
 
 static void on_alloc(void *ptr, size_t size, const void *caller)
 {
-    livetab_prefetch((uintptr_t)ptr);   /* overlaps with the unwinding */
+    livetab_prefetch((uintptr_t)ptr); /* overlaps with the unwinding */
     livetab_prefetch_next((uintptr_t)ptr);
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
     uint32_t tag = line_tag();
     /* Another thread's free of this address must be out before our "+". */
-    threadlog_settle(livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s),
-                                           tag));
+    threadlog_settle(
+        livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s), tag));
     count_alloc(stack_id(s), size);
     log_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0], tag);
 }
@@ -401,7 +402,7 @@ void tracer_on_free(void *ptr, const void *caller)
     int found = livetab_remove_tagged((uintptr_t)ptr, &size, &id, &alloc_tag,
                                       tag);
     if (found == LIVE_ABSENT)
-        return;   /* not allocated while tracing: nothing to pair it with */
+        return; /* not allocated while tracing: nothing to pair it with */
     gate_enter();
     log_release(MTF_OP_FREE, ptr, id, size, caller, found, alloc_tag, tag);
     gate_leave();
@@ -453,8 +454,8 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
     if (s == NULL)
         return;
     uint32_t tag = line_tag();
-    threadlog_settle(livetab_insert_tagged((uintptr_t)new_ptr, size,
-                                           stack_id(s), tag));
+    threadlog_settle(
+        livetab_insert_tagged((uintptr_t)new_ptr, size, stack_id(s), tag));
     count_alloc(stack_id(s), size);
     /* A block not allocated while tracing becomes a new allocation. */
     char op = t->tracked ? MTF_OP_RE_NEW : MTF_OP_ALLOC;
@@ -508,11 +509,11 @@ static void open_log(pid_t forked_from)
     const char *pattern = mt_trace_path;
     if (pattern == NULL || *pattern == '\0')
         return;
-    int fd = logfile_open(pattern, getpid(), forked_from != 0,
-                          log_state.path, sizeof log_state.path);
+    int fd = logfile_open(pattern, getpid(), forked_from != 0, log_state.path,
+                          sizeof log_state.path);
     if (fd < 0) {
-        say("cannot open the trace log ", pattern, ", no log is written: ",
-            strerror(errno));
+        say("cannot open the trace log ", pattern,
+            ", no log is written: ", strerror(errno));
         return;
     }
     writer_init(&log_state.w, fd, log_buffer, sizeof log_buffer);
@@ -635,8 +636,8 @@ static pid_t forking_pid;
 
 void tracer_fork_prepare(void)
 {
-    gate_close_for_fork();   /* first: threads inside may wait for our locks */
-    threadlog_flush_all();   /* no thread appends now: all are outside */
+    gate_close_for_fork(); /* first: threads inside may wait for our locks */
+    threadlog_flush_all(); /* no thread appends now: all are outside */
     pthread_mutex_lock(&log_state.lock);
     /* The parent may leave through libc's internal _exit right after the
      * fork (daemon()), past our wrappers: its log is written out now. */
@@ -696,7 +697,8 @@ void tracer_fork_child(void)
     if (!log_state.logging)
         return;
     if (!mt_config.classic)
-        writer_puts(&log_state.w, MTF_REC_COMMENT "blocks inherited from the parent\n");
+        writer_puts(&log_state.w,
+                    MTF_REC_COMMENT "blocks inherited from the parent\n");
     livetab_each(dump_inherited, NULL);
     stop_on_write_failure();
 }

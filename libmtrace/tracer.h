@@ -33,17 +33,17 @@ void tracer_realloc_end(void *old, void *new_ptr, size_t size,
                         const void *caller, const struct realloc_ticket *t);
 
 /* Control (control.c calls these with the guard set). */
-void tracer_start(void);           /* first mtrace() or mtraceinit      */
-void tracer_stop(void);            /* muntrace(): "= End", close, stop  */
-void tracer_after_dlclose(void);   /* unloaded modules, new code epoch  */
-void tracer_exit_flush(void);      /* exit(): flush, then unbuffered    */
+void tracer_start(void);         /* first mtrace() or mtraceinit      */
+void tracer_stop(void);          /* muntrace(): "= End", close, stop  */
+void tracer_after_dlclose(void); /* unloaded modules, new code epoch  */
+void tracer_exit_flush(void);    /* exit(): flush, then unbuffered    */
 /* Everything logged so far goes to the file: _exit(), exec(), reports.
  * The caller entered the guard. */
 void tracer_write_out(void);
 void tracer_fork_prepare(void);
 void tracer_fork_parent(void);
 void tracer_fork_child(void);
-int  tracer_started(void);
+int tracer_started(void);
 /* A "# A B C" comment line in the log (guard entered, no lock held). */
 void tracer_note(const char *a, const char *b, const char *c);
 /* Highest live byte count seen, after counting LIVE_NOW (exact now). */

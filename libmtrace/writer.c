@@ -48,7 +48,7 @@ static int write_all_uncancelled(int fd, const char *s, size_t n)
             return errno;
         }
         if (done == 0)
-            return EIO;   /* no progress: treat as a device error */
+            return EIO; /* no progress: treat as a device error */
         s += done;
         n -= (size_t)done;
     }
@@ -148,9 +148,8 @@ static int write_all_quietly(int fd, const char *s, size_t n)
 static int may_raise_signal(const struct writer *w)
 {
     struct rlimit fsize;
-    return w->not_regular ||
-           (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
-            fsize.rlim_cur != RLIM_INFINITY);
+    return w->not_regular || (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+                              fsize.rlim_cur != RLIM_INFINITY);
 }
 
 int writer_flush(struct writer *w)
@@ -160,7 +159,7 @@ int writer_flush(struct writer *w)
         return w->failed;
     }
     if (getpid() != w->owner)
-        return EAGAIN;   /* a vfork() child: the parent will write it */
+        return EAGAIN; /* a vfork() child: the parent will write it */
     int err = check_descriptor(w);
     if (err) {
         w->failed = err;

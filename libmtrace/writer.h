@@ -8,7 +8,7 @@
 #include <sys/types.h>
 
 struct writer {
-    int fd;            /* -1: nothing is written                        */
+    int fd; /* -1: nothing is written                        */
     /* When PATH is set, the file FD must still be (dev, ino): a program
      * may close every descriptor it does not know, or dup2() over ours.
      * Each flush checks, and reopens PATH for appending when it is not. */
@@ -25,8 +25,8 @@ struct writer {
     pid_t owner;
     char *buf;
     size_t cap, len;
-    int unbuffered;    /* after the exit flush: every append goes out   */
-    int failed;        /* a write failed: errno of the failure, else 0  */
+    int unbuffered; /* after the exit flush: every append goes out   */
+    int failed;     /* a write failed: errno of the failure, else 0  */
 };
 
 void writer_init(struct writer *w, int fd, char *buf, size_t cap);
@@ -38,9 +38,9 @@ void writer_guard_descriptor(struct writer *w, const char *path);
 void writer_put(struct writer *w, const char *s, size_t n);
 void writer_puts(struct writer *w, const char *s);
 void writer_putc(struct writer *w, char c);
-void writer_hex(struct writer *w, uint64_t v);   /* bare hex digits */
-void writer_ptr(struct writer *w, uint64_t v);   /* %p              */
-void writer_size(struct writer *w, uint64_t v);  /* %#lx            */
+void writer_hex(struct writer *w, uint64_t v);  /* bare hex digits */
+void writer_ptr(struct writer *w, uint64_t v);  /* %p              */
+void writer_size(struct writer *w, uint64_t v); /* %#lx            */
 void writer_dec(struct writer *w, uint64_t v);
 /* Writes out the buffer, retrying on EINTR and partial writes.
  * Returns 0, or the errno that made it give up (then w->failed is set). */

@@ -9,13 +9,13 @@
 
 char *demangle_name(const char *name)
 {
-	/* Only Itanium-ABI names ("_Z...") are worth the call; C names pass. */
-	if (name[0] == '_' && name[1] == 'Z') {
-		char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-		if (d) {
-			/* libiberty allocates with its xmalloc (malloc): ours to free. */
-			return d;
-		}
-	}
-	return xstrdup(name);
+    /* Only Itanium-ABI names ("_Z...") are worth the call; C names pass. */
+    if (name[0] == '_' && name[1] == 'Z') {
+        char *d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+        if (d) {
+            /* libiberty allocates with its xmalloc (malloc): ours to free. */
+            return d;
+        }
+    }
+    return xstrdup(name);
 }

@@ -11,9 +11,9 @@
 enum { BUILD_ID_MAX = 64 };
 
 struct elf_info {
-	int is_elf;
-	int has_interp;
-	char build_id[2 * BUILD_ID_MAX + 1];   /* lowercase hex, "" if none */
+    int is_elf;
+    int has_interp;
+    char build_id[2 * BUILD_ID_MAX + 1]; /* lowercase hex, "" if none */
 };
 
 /* Returns 0 and fills INFO for a readable regular file (is_elf tells if it

@@ -11,291 +11,307 @@
 
 void engine_init(struct engine *e, struct report *rep, const char *binary)
 {
-	memset(e, 0, sizeof *e);
-	table_init(&e->table);
-	pool_init(&e->wheres);
-	locator_init(&e->loc, binary);
-	ext_init(&e->ext);
-	e->rep = rep;
+    memset(e, 0, sizeof *e);
+    table_init(&e->table);
+    pool_init(&e->wheres);
+    locator_init(&e->loc, binary);
+    ext_init(&e->ext);
+    e->rep = rep;
 }
 
 void engine_destroy(struct engine *e)
 {
-	table_destroy(&e->table);
-	pool_destroy(&e->wheres);
-	locator_destroy(&e->loc);
-	ext_destroy(&e->ext);
+    table_destroy(&e->table);
+    pool_destroy(&e->wheres);
+    locator_destroy(&e->loc);
+    ext_destroy(&e->ext);
 }
 
 /* The fields of one event line, named as in the script. */
 struct event {
-	struct slice where;      /* $where: "" without "@" */
-	struct slice op;         /* $cols[$n] */
-	struct slice addr;       /* $allocaddr ("" when missing) */
-	struct slice size;       /* $cols[$n + 2] */
-	struct slice extra;      /* the field after the op's own fields */
-	int has_extra;
+    struct slice where; /* $where: "" without "@" */
+    struct slice op;    /* $cols[$n] */
+    struct slice addr;  /* $allocaddr ("" when missing) */
+    struct slice size;  /* $cols[$n + 2] */
+    struct slice extra; /* the field after the op's own fields */
+    int has_extra;
 };
 
 static void warn(struct engine *e, enum warn_kind kind, const struct event *ev,
-		 uint64_t size, struct slice was, struct slice where)
+                 uint64_t size, struct slice was, struct slice where)
 {
-	struct warning w = { kind, e->nr, ev->addr, perl_hex(ev->addr), size, was, where };
-	report_warning(e->rep, &w);
-	e->warnings++;
+    struct warning w = { kind, e->nr, ev->addr, perl_hex(ev->addr),
+                         size, was,   where };
+    report_warning(e->rep, &w);
+    e->warnings++;
 }
 
-static void add_block(struct engine *e, const struct event *ev, uint64_t hash, int with_stack)
+static void add_block(struct engine *e, const struct event *ev, uint64_t hash,
+                      int with_stack)
 {
-	struct block *b = table_insert(&e->table, ev->addr, hash);
-	b->size = perl_hex(ev->size);
-	b->line = e->nr;
-	b->where = pool_ref(&e->wheres, ev->where);
-	if (with_stack && ev->has_extra)
-		b->stack = ext_stack_ref(&e->ext, ev->extra);
+    struct block *b = table_insert(&e->table, ev->addr, hash);
+    b->size = perl_hex(ev->size);
+    b->line = e->nr;
+    b->where = pool_ref(&e->wheres, ev->where);
+    if (with_stack && ev->has_extra)
+        b->stack = ext_stack_ref(&e->ext, ev->extra);
 }
 
 static void drop_block(struct engine *e, struct block *b)
 {
-	pool_unref(&e->wheres, b->where);
-	table_remove(&e->table, b);
+    pool_unref(&e->wheres, b->where);
+    table_remove(&e->table, b);
 }
 
 static struct slice where_of(struct engine *e, const struct block *b)
 {
-	return pool_get(&e->wheres, b->where);
+    return pool_get(&e->wheres, b->where);
 }
 
 /* "+": "if (defined $allocated{$allocaddr}) { warn } elsif ($allocaddr =~
  * /^0x/) { record }" - only "+" checks for the 0x prefix. */
 static void on_alloc(struct engine *e, const struct event *ev, uint64_t hash)
 {
-	struct block *b = table_find(&e->table, ev->addr, hash);
-	if (b) {
-		struct slice was = locate(&e->loc, where_of(e, b));
-		/* The script prints this event's $where raw, not location()'d. */
-		warn(e, WARN_ALLOC_DUPLICATE, ev, 0, was, ev->where);
-	} else if (ev->addr.n >= 2 && ev->addr.p[0] == '0' && ev->addr.p[1] == 'x') {
-		add_block(e, ev, hash, 1);
-	}
+    struct block *b = table_find(&e->table, ev->addr, hash);
+    if (b) {
+        struct slice was = locate(&e->loc, where_of(e, b));
+        /* The script prints this event's $where raw, not location()'d. */
+        warn(e, WARN_ALLOC_DUPLICATE, ev, 0, was, ev->where);
+    } else if (ev->addr.n >= 2 && ev->addr.p[0] == '0' &&
+               ev->addr.p[1] == 'x') {
+        add_block(e, ev, hash, 1);
+    }
 }
 
 /* "-" and "<": forget the block, or warn with location($where). */
 static void on_release(struct engine *e, const struct event *ev, uint64_t hash,
-		       enum warn_kind kind)
+                       enum warn_kind kind)
 {
-	struct block *b = table_find(&e->table, ev->addr, hash);
-	if (b) {
-		drop_block(e, b);
-		return;
-	}
-	struct slice where = locate(&e->loc, ev->where);
-	warn(e, kind, ev, 0, (struct slice){ "", 0 }, where);
+    struct block *b = table_find(&e->table, ev->addr, hash);
+    if (b) {
+        drop_block(e, b);
+        return;
+    }
+    struct slice where = locate(&e->loc, ev->where);
+    warn(e, kind, ev, 0, (struct slice){ "", 0 }, where);
 }
 
 /* ">": a duplicate warns with both locations, evaluated left to right
  * (the order matters: location() fills a cache shared by both). */
-static void on_realloc_new(struct engine *e, const struct event *ev, uint64_t hash)
+static void on_realloc_new(struct engine *e, const struct event *ev,
+                           uint64_t hash)
 {
-	struct block *b = table_find(&e->table, ev->addr, hash);
-	if (!b) {
-		add_block(e, ev, hash, 1);
-		return;
-	}
-	uint64_t size = b->size;
-	struct slice was = locate(&e->loc, where_of(e, b));
-	struct slice where = locate(&e->loc, ev->where);
-	warn(e, WARN_REALLOC_DUPLICATE, ev, size, was, where);
+    struct block *b = table_find(&e->table, ev->addr, hash);
+    if (!b) {
+        add_block(e, ev, hash, 1);
+        return;
+    }
+    uint64_t size = b->size;
+    struct slice was = locate(&e->loc, where_of(e, b));
+    struct slice where = locate(&e->loc, ev->where);
+    warn(e, WARN_REALLOC_DUPLICATE, ev, size, was, where);
 }
 
 /* Split an event line into the script's fields; returns 0 if it has no op. */
 static int read_event(const struct slice *f, size_t nf, struct event *ev)
 {
-	static const struct slice empty = { "", 0 };
-	size_t n = 0;
+    static const struct slice empty = { "", 0 };
+    size_t n = 0;
 
-	ev->where = empty;
-	if (nf > 0 && f[0].n == 1 && f[0].p[0] == '@') {
-		ev->where = nf > 1 ? f[1] : empty;
-		n = 2;
-	}
-	if (nf <= n || f[n].n != 1)
-		return 0;
-	ev->op = f[n];
-	ev->addr = nf > n + 1 ? f[n + 1] : empty;
-	ev->size = nf > n + 2 ? f[n + 2] : empty;
-	/* The stack field follows "+ PTR SIZE", "> PTR SIZE", "- PTR", "< PTR". */
-	size_t extra = (ev->op.p[0] == '-' || ev->op.p[0] == '<') ? n + 2 : n + 3;
-	ev->has_extra = nf > extra;
-	ev->extra = ev->has_extra ? f[extra] : empty;
-	return 1;
+    ev->where = empty;
+    if (nf > 0 && f[0].n == 1 && f[0].p[0] == '@') {
+        ev->where = nf > 1 ? f[1] : empty;
+        n = 2;
+    }
+    if (nf <= n || f[n].n != 1)
+        return 0;
+    ev->op = f[n];
+    ev->addr = nf > n + 1 ? f[n + 1] : empty;
+    ev->size = nf > n + 2 ? f[n + 2] : empty;
+    /* The stack field follows "+ PTR SIZE", "> PTR SIZE", "- PTR", "< PTR". */
+    size_t extra = (ev->op.p[0] == '-' || ev->op.p[0] == '<') ? n + 2 : n + 3;
+    ev->has_extra = nf > extra;
+    ev->extra = ev->has_extra ? f[extra] : empty;
+    return 1;
 }
 
 void engine_line(struct engine *e, const char *line, size_t len)
 {
-	struct slice f[ENGINE_FIELDS];
-	size_t nf = split_fields(line, len, f, ENGINE_FIELDS);
+    struct slice f[ENGINE_FIELDS];
+    size_t nf = split_fields(line, len, f, ENGINE_FIELDS);
 
-	engine_split_line(e, line, len, f, nf);
+    engine_split_line(e, line, len, f, nf);
 }
 
 void engine_split_line(struct engine *e, const char *line, size_t len,
-		       const struct slice *f, size_t nf)
+                       const struct slice *f, size_t nf)
 {
-	size_t at = nf > 0 && f[0].n == 1 && f[0].p[0] == '@' ? 3 : 1;
-	uint64_t hash = at < nf ? hash_bytes(f[at].p, f[at].n) : hash_bytes("", 0);
+    size_t at = nf > 0 && f[0].n == 1 && f[0].p[0] == '@' ? 3 : 1;
+    uint64_t hash = at < nf ? hash_bytes(f[at].p, f[at].n) : hash_bytes("", 0);
 
-	engine_hashed_line(e, line, len, f, nf, hash);
+    engine_hashed_line(e, line, len, f, nf, hash);
 }
 
 void engine_hashed_line(struct engine *e, const char *line, size_t len,
-			const struct slice *f, size_t nf, uint64_t hash)
+                        const struct slice *f, size_t nf, uint64_t hash)
 {
-	struct event ev;
+    struct event ev;
 
-	e->nr++;   /* "++$nr" counts every line, records included */
-	if (nf > 0 && f[0].p[0] == '#') {
-		/* An unknown op to the script: ignored there, read here. */
-		ext_record(&e->ext, line, len, f, nf);
-		return;
-	}
-	if (!read_event(f, nf, &ev))
-		return;
-	char op = ev.op.p[0];
-	if (op != '+' && op != '-' && op != '<' && op != '>')
-		return;   /* "=" marks, "!" failed reallocs, unknown ops */
-	if (!e->ext.extended)
-		ev.has_extra = 0;
-	switch (op) {
-	case '+': on_alloc(e, &ev, hash); break;
-	case '-': on_release(e, &ev, hash, WARN_FREE_NEVER_ALLOCATED); break;
-	case '<': on_release(e, &ev, hash, WARN_REALLOC_NEVER_ALLOCATED); break;
-	case '>': on_realloc_new(e, &ev, hash); break;
-	}
+    e->nr++; /* "++$nr" counts every line, records included */
+    if (nf > 0 && f[0].p[0] == '#') {
+        /* An unknown op to the script: ignored there, read here. */
+        ext_record(&e->ext, line, len, f, nf);
+        return;
+    }
+    if (!read_event(f, nf, &ev))
+        return;
+    char op = ev.op.p[0];
+    if (op != '+' && op != '-' && op != '<' && op != '>')
+        return; /* "=" marks, "!" failed reallocs, unknown ops */
+    if (!e->ext.extended)
+        ev.has_extra = 0;
+    switch (op) {
+    case '+':
+        on_alloc(e, &ev, hash);
+        break;
+    case '-':
+        on_release(e, &ev, hash, WARN_FREE_NEVER_ALLOCATED);
+        break;
+    case '<':
+        on_release(e, &ev, hash, WARN_REALLOC_NEVER_ALLOCATED);
+        break;
+    case '>':
+        on_realloc_new(e, &ev, hash);
+        break;
+    }
 }
 
 /* Perl's default sort: byte-wise string comparison. */
 static int by_key(const void *a, const void *b)
 {
-	struct slice x = block_key(*(struct block *const *)a);
-	struct slice y = block_key(*(struct block *const *)b);
-	size_t n = x.n < y.n ? x.n : y.n;
-	int c = memcmp(x.p, y.p, n);
-	if (c)
-		return c;
-	return (x.n > y.n) - (x.n < y.n);
+    struct slice x = block_key(*(struct block *const *)a);
+    struct slice y = block_key(*(struct block *const *)b);
+    size_t n = x.n < y.n ? x.n : y.n;
+    int c = memcmp(x.p, y.p, n);
+    if (c)
+        return c;
+    return (x.n > y.n) - (x.n < y.n);
 }
 
 struct group_build {
-	struct leak_group *groups;
-	size_t n;
-	struct u64map by_stack;     /* stack index + 1 -> group index + 1 */
-	struct view_frames *views;  /* per group */
+    struct leak_group *groups;
+    size_t n;
+    struct u64map by_stack;    /* stack index + 1 -> group index + 1 */
+    struct view_frames *views; /* per group */
 };
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static void group_block(struct group_build *g, struct ext_store *x, const struct block *b)
+static void group_block(struct group_build *g, struct ext_store *x,
+                        const struct block *b)
 {
-	void **slot = u64map_put(&g->by_stack, (uint64_t)(b->stack + 1));
-	if (!*slot) {
-		struct leak_group *lg = &g->groups[g->n];
-		memset(lg, 0, sizeof *lg);
-		lg->stack = b->stack;
-		if (b->stack >= 0) {
-			lg->sid = x->stacks[b->stack].sid;
-			view_stack(x, &x->stacks[b->stack], &g->views[g->n]);
-			lg->frames = &g->views[g->n];
-		}
-		*slot = (void *)(uintptr_t)(++g->n);
-	}
-	struct leak_group *lg = &g->groups[(uintptr_t)*slot - 1];
-	lg->bytes = add_sat(lg->bytes, b->size);
-	lg->blocks++;
+    void **slot = u64map_put(&g->by_stack, (uint64_t)(b->stack + 1));
+    if (!*slot) {
+        struct leak_group *lg = &g->groups[g->n];
+        memset(lg, 0, sizeof *lg);
+        lg->stack = b->stack;
+        if (b->stack >= 0) {
+            lg->sid = x->stacks[b->stack].sid;
+            view_stack(x, &x->stacks[b->stack], &g->views[g->n]);
+            lg->frames = &g->views[g->n];
+        }
+        *slot = (void *)(uintptr_t)(++g->n);
+    }
+    struct leak_group *lg = &g->groups[(uintptr_t)*slot - 1];
+    lg->bytes = add_sat(lg->bytes, b->size);
+    lg->blocks++;
 }
 
 /* Largest total first; ties by block count, then by stack id, with the
  * blocks without a stack last, so the order never depends on hashing. */
 static int by_weight(const void *pa, const void *pb)
 {
-	const struct leak_group *a = pa, *b = pb;
-	if (a->bytes != b->bytes)
-		return a->bytes > b->bytes ? -1 : 1;
-	if (a->blocks != b->blocks)
-		return a->blocks > b->blocks ? -1 : 1;
-	if ((a->stack < 0) != (b->stack < 0))
-		return a->stack < 0 ? 1 : -1;
-	return (a->sid > b->sid) - (a->sid < b->sid);
+    const struct leak_group *a = pa, *b = pb;
+    if (a->bytes != b->bytes)
+        return a->bytes > b->bytes ? -1 : 1;
+    if (a->blocks != b->blocks)
+        return a->blocks > b->blocks ? -1 : 1;
+    if ((a->stack < 0) != (b->stack < 0))
+        return a->stack < 0 ? 1 : -1;
+    return (a->sid > b->sid) - (a->sid < b->sid);
 }
 
 static void free_views(struct group_build *g, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(g->views[i].v);
-	free(g->views);
-	free(g->groups);
-	u64map_destroy(&g->by_stack);
+    for (size_t i = 0; i < n; i++)
+        free(g->views[i].v);
+    free(g->views);
+    free(g->groups);
+    u64map_destroy(&g->by_stack);
 }
 
 /* Group the live blocks by allocation stack (extended logs only). */
-static void group_leaks(struct engine *e, struct group_build *g, struct block **blocks, size_t n)
+static void group_leaks(struct engine *e, struct group_build *g,
+                        struct block **blocks, size_t n)
 {
-	g->groups = xcalloc(n + 1, sizeof *g->groups);
-	g->views = xcalloc(n + 1, sizeof *g->views);
-	u64map_init(&g->by_stack);
-	if (e->ext.extended)
-		for (size_t i = 0; i < n; i++)
-			group_block(g, &e->ext, blocks[i]);
+    g->groups = xcalloc(n + 1, sizeof *g->groups);
+    g->views = xcalloc(n + 1, sizeof *g->views);
+    u64map_init(&g->by_stack);
+    if (e->ext.extended)
+        for (size_t i = 0; i < n; i++)
+            group_block(g, &e->ext, blocks[i]);
 }
 
 /* The Perl script's table: blocks in address-text order, each with the
  * caller location() gives (evaluated in this order, like the script). */
 static uint64_t report_leak_table(struct engine *e, struct group_build *g,
-				  struct block **blocks, size_t n)
+                                  struct block **blocks, size_t n)
 {
-	uint64_t bytes = 0;
+    uint64_t bytes = 0;
 
-	report_leaks_begin(e->rep);
-	for (size_t i = 0; i < n; i++) {
-		const struct block *b = blocks[i];
-		struct leak l = { block_key(b), perl_hex(block_key(b)), b->size, b->line,
-				  locate(&e->loc, where_of(e, b)), NULL };
-		if (b->stack >= 0) {
-			void **slot = u64map_get(&g->by_stack, (uint64_t)(b->stack + 1));
-			l.frames = g->groups[(uintptr_t)*slot - 1].frames;
-		}
-		report_leak(e->rep, &l);
-		bytes = add_sat(bytes, b->size);
-	}
-	report_leaks_end(e->rep);
-	return bytes;
+    report_leaks_begin(e->rep);
+    for (size_t i = 0; i < n; i++) {
+        const struct block *b = blocks[i];
+        struct leak l = {
+            block_key(b), perl_hex(block_key(b)),          b->size,
+            b->line,      locate(&e->loc, where_of(e, b)), NULL
+        };
+        if (b->stack >= 0) {
+            void **slot = u64map_get(&g->by_stack, (uint64_t)(b->stack + 1));
+            l.frames = g->groups[(uintptr_t)*slot - 1].frames;
+        }
+        report_leak(e->rep, &l);
+        bytes = add_sat(bytes, b->size);
+    }
+    report_leaks_end(e->rep);
+    return bytes;
 }
 
 int engine_finish(struct engine *e)
 {
-	size_t n;
-	struct block **blocks = table_collect(&e->table, &n);
-	struct group_build g = { 0 };
-	struct totals t = { 0 };
+    size_t n;
+    struct block **blocks = table_collect(&e->table, &n);
+    struct group_build g = { 0 };
+    struct totals t = { 0 };
 
-	qsort(blocks, n, sizeof *blocks, by_key);
-	group_leaks(e, &g, blocks, n);
-	t.leaked_bytes = report_leak_table(e, &g, blocks, n);
-	/* Groups carry pointers to their views, so sorting them is safe. */
-	qsort(g.groups, g.n, sizeof *g.groups, by_weight);
-	report_groups(e->rep, g.groups, g.n);
+    qsort(blocks, n, sizeof *blocks, by_key);
+    group_leaks(e, &g, blocks, n);
+    t.leaked_bytes = report_leak_table(e, &g, blocks, n);
+    /* Groups carry pointers to their views, so sorting them is safe. */
+    qsort(g.groups, g.n, sizeof *g.groups, by_weight);
+    report_groups(e->rep, g.groups, g.n);
 
-	t.lines = e->nr;
-	t.warnings = e->warnings;
-	t.leaked_blocks = n;
-	t.bad_records = e->ext.bad_records;
-	t.dangling_refs = e->ext.dangling_refs;
-	t.extended = e->ext.extended;
-	report_end(e->rep, &t);
-	free_views(&g, n + 1);
-	free(blocks);
-	return n > 0;
+    t.lines = e->nr;
+    t.warnings = e->warnings;
+    t.leaked_blocks = n;
+    t.bad_records = e->ext.bad_records;
+    t.dangling_refs = e->ext.dangling_refs;
+    t.extended = e->ext.extended;
+    report_end(e->rep, &t);
+    free_views(&g, n + 1);
+    free(blocks);
+    return n > 0;
 }

@@ -15,26 +15,26 @@
 #include "table.h"
 
 struct engine {
-	uint64_t nr;                 /* lines seen, as Perl's $nr */
-	struct alloc_table table;
-	struct strpool wheres;
-	struct locator loc;
-	struct ext_store ext;
-	struct report *rep;
-	uint64_t warnings;
+    uint64_t nr; /* lines seen, as Perl's $nr */
+    struct alloc_table table;
+    struct strpool wheres;
+    struct locator loc;
+    struct ext_store ext;
+    struct report *rep;
+    uint64_t warnings;
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);
-enum { ENGINE_FIELDS = 6 };   /* "@ WHERE op ptr size s<ID>" */
+enum { ENGINE_FIELDS = 6 }; /* "@ WHERE op ptr size s<ID>" */
 
 void engine_line(struct engine *e, const char *line, size_t len);
 /* The same for a line already split into its first ENGINE_FIELDS fields. */
 void engine_split_line(struct engine *e, const char *line, size_t len,
-		       const struct slice *f, size_t nf);
+                       const struct slice *f, size_t nf);
 /* ... and whose address field ("@ WHERE op ADDR" or "op ADDR") is already
  * hashed with hash_bytes (hash of "" when the line has no such field). */
 void engine_hashed_line(struct engine *e, const char *line, size_t len,
-			const struct slice *f, size_t nf, uint64_t addr_hash);
+                        const struct slice *f, size_t nf, uint64_t addr_hash);
 /* Report the leaks; returns 1 if any block is still allocated, else 0. */
 int engine_finish(struct engine *e);
 void engine_destroy(struct engine *e);

@@ -20,14 +20,15 @@ int perl_is_space(unsigned char c);
 
 /* Split LINE into at most MAX fields; returns how many were stored.  Fields
  * beyond MAX are not looked at (the Perl script never reads them). */
-size_t split_fields(const char *line, size_t len, struct slice *out, size_t max);
+size_t split_fields(const char *line, size_t len, struct slice *out,
+                    size_t max);
 
 /* split_fields on the line that starts at P and ends at the first '\n'
  * before END, finding that newline in the same pass: *NL is set to it, or
  * to NULL when [P, END) holds no newline (the fields are then those of the
  * whole range). */
 size_t split_line(const char *p, const char *end, struct slice *out, size_t max,
-		  const char **nl);
+                  const char **nl);
 
 uint64_t perl_hex(struct slice s);
 uint64_t c_strtou64_hex(struct slice s);
@@ -35,6 +36,6 @@ uint64_t c_strtou64_hex(struct slice s);
 /* Strict parsers for extension records: all bytes must be consumed.
  * Return 0 on success, -1 on a malformed or overflowing number. */
 int parse_dec_u64(struct slice s, uint64_t *out);
-int parse_0xhex_u64(struct slice s, uint64_t *out);   /* requires "0x" */
+int parse_0xhex_u64(struct slice s, uint64_t *out); /* requires "0x" */
 
 #endif

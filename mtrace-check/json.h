@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 void json_string(FILE *out, struct slice s);
-void json_cstring(FILE *out, const char *s);   /* NULL -> null */
-void json_hex(FILE *out, uint64_t v);          /* "0x..." as a string */
+void json_cstring(FILE *out, const char *s); /* NULL -> null */
+void json_hex(FILE *out, uint64_t v);        /* "0x..." as a string */
 
 #endif

@@ -15,8 +15,8 @@
 /* A run of `LD_TRACE_LOADED_OBJECTS=2 PROG` started in the background (as
  * the script starts it before reading the log), collected when needed. */
 struct ldtrace_run {
-	pid_t pid;               /* 0: not running */
-	int fd;                  /* its standard output */
+    pid_t pid; /* 0: not running */
+    int fd;    /* its standard output */
 };
 
 /* Start PROG when it is an ELF file with a program interpreter, where

@@ -15,19 +15,19 @@
 enum { SHORT_LINE = 256 };
 
 struct line_index {
-	uint64_t addr_hash;              /* hash_bytes of the address field */
-	uint32_t len;                    /* without the newline */
-	uint8_t nf;
-	uint8_t is_long;
-	uint8_t start[ENGINE_FIELDS];
-	uint8_t size[ENGINE_FIELDS];
+    uint64_t addr_hash; /* hash_bytes of the address field */
+    uint32_t len;       /* without the newline */
+    uint8_t nf;
+    uint8_t is_long;
+    uint8_t start[ENGINE_FIELDS];
+    uint8_t size[ENGINE_FIELDS];
 };
 
 struct line_indexer {
-	struct line_index *lines;
-	size_t nlines, cap_lines;
-	uint64_t *starts, *ends, *newlines;   /* one bit per byte */
-	size_t cap_words;
+    struct line_index *lines;
+    size_t nlines, cap_lines;
+    uint64_t *starts, *ends, *newlines; /* one bit per byte */
+    size_t cap_words;
 };
 
 void indexer_init(struct line_indexer *ix);

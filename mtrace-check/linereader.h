@@ -11,15 +11,15 @@
 #include <stddef.h>
 
 struct line_reader {
-	int fd;
-	int owns_fd;
-	int at_eof;
-	int read_errno;      /* errno of a failed read(), 0 if none */
-	char *buf;
-	size_t cap;
-	size_t start;        /* first unconsumed byte */
-	size_t end;          /* one past the last byte read */
-	size_t mapped;       /* bytes of the file mapped at buf, 0: read() */
+    int fd;
+    int owns_fd;
+    int at_eof;
+    int read_errno; /* errno of a failed read(), 0 if none */
+    char *buf;
+    size_t cap;
+    size_t start;  /* first unconsumed byte */
+    size_t end;    /* one past the last byte read */
+    size_t mapped; /* bytes of the file mapped at buf, 0: read() */
 };
 
 /* Prepare a reader on an open descriptor (not closed by lr_close). */
@@ -39,7 +39,7 @@ int lr_next(struct line_reader *lr, const char **line, size_t *len);
 /* lr_next that also splits the line as split_fields would (at most MAX
  * fields into F, count in *NF), in the same pass that finds its end. */
 int lr_next_split(struct line_reader *lr, const char **line, size_t *len,
-		  struct slice *f, size_t max, size_t *nf);
+                  struct slice *f, size_t max, size_t *nf);
 
 void lr_close(struct line_reader *lr);
 

@@ -20,12 +20,12 @@
 #include "maps.h"
 
 struct locator {
-	const char *binary;          /* NULL when none was given */
-	const char *prog;            /* BINARY, or "./BINARY" without a slash */
-	struct ldtrace_run ld_run;   /* started with the locator */
-	int ld_loaded;
-	struct strmap ld_bases;      /* path -> uint64_t * (ld.so's list) */
-	struct strmap cache;         /* ADDR text -> struct slice * */
+    const char *binary;        /* NULL when none was given */
+    const char *prog;          /* BINARY, or "./BINARY" without a slash */
+    struct ldtrace_run ld_run; /* started with the locator */
+    int ld_loaded;
+    struct strmap ld_bases; /* path -> uint64_t * (ld.so's list) */
+    struct strmap cache;    /* ADDR text -> struct slice * */
 };
 
 void locator_init(struct locator *l, const char *binary);

@@ -11,15 +11,15 @@
 #include "util.h"
 
 struct strmap_slot {
-	char *key;           /* owned copy, NUL-terminated */
-	size_t len;
-	uint64_t hash;
-	void *value;
+    char *key; /* owned copy, NUL-terminated */
+    size_t len;
+    uint64_t hash;
+    void *value;
 };
 
 struct strmap {
-	struct strmap_slot *slots;
-	size_t nslots, count;
+    struct strmap_slot *slots;
+    size_t nslots, count;
 };
 
 void strmap_init(struct strmap *m);
@@ -32,14 +32,14 @@ void **strmap_put(struct strmap *m, struct slice key);
 void strmap_each(struct strmap *m, void (*fn)(void *value));
 
 struct u64map_slot {
-	uint64_t key;
-	void *value;
-	int used;
+    uint64_t key;
+    void *value;
+    int used;
 };
 
 struct u64map {
-	struct u64map_slot *slots;
-	size_t nslots, count;
+    struct u64map_slot *slots;
+    size_t nslots, count;
 };
 
 void u64map_init(struct u64map *m);

@@ -13,66 +13,70 @@
 
 static void print_help(void)
 {
-	printf("Usage: %s [OPTION]... [BINARY] LOG\n"
-	       "Report the memory leaks and allocation errors recorded in LOG, a\n"
-	       "MALLOC_TRACE log written by glibc's mtrace() or by libmtrace.so.\n"
-	       "The report is what glibc's mtrace(1) prints for the same arguments;\n"
-	       "for logs with call stacks it is followed by the leaks grouped by stack.\n"
-	       "LOG \"-\" reads standard input.  BINARY is the traced program, used to\n"
-	       "turn caller addresses into source lines.\n"
-	       "\n"
-	       "      --json     print one JSON object instead of text\n"
-	       "      --help     print this help, then exit\n"
-	       "      --version  print version number, then exit\n"
-	       "\n"
-	       "Exit status: 0 no leaks, 1 leaks, 2 usage or input error.\n",
-	       progname);
+    printf(
+        "Usage: %s [OPTION]... [BINARY] LOG\n"
+        "Report the memory leaks and allocation errors recorded in LOG, a\n"
+        "MALLOC_TRACE log written by glibc's mtrace() or by libmtrace.so.\n"
+        "The report is what glibc's mtrace(1) prints for the same arguments;\n"
+        "for logs with call stacks it is followed by the leaks grouped by "
+        "stack.\n"
+        "LOG \"-\" reads standard input.  BINARY is the traced program, used "
+        "to\n"
+        "turn caller addresses into source lines.\n"
+        "\n"
+        "      --json     print one JSON object instead of text\n"
+        "      --help     print this help, then exit\n"
+        "      --version  print version number, then exit\n"
+        "\n"
+        "Exit status: 0 no leaks, 1 leaks, 2 usage or input error.\n",
+        progname);
 }
 
 static void print_version(void)
 {
-	printf("mtrace-check (libmtrace) %s\n"
-	       "License GPL-3.0-or-later: <https://gnu.org/licenses/gpl.html>.\n"
-	       "This is free software: you are free to change and redistribute it.\n"
-	       "There is NO WARRANTY, to the extent permitted by law.\n",
-	       MTC_VERSION);
+    printf(
+        "mtrace-check (libmtrace) %s\n"
+        "License GPL-3.0-or-later: <https://gnu.org/licenses/gpl.html>.\n"
+        "This is free software: you are free to change and redistribute it.\n"
+        "There is NO WARRANTY, to the extent permitted by law.\n",
+        MTC_VERSION);
 }
 
 enum parse_result parse_options(int argc, char **argv, struct options *o)
 {
-	const char *pos[2];
-	int npos = 0, only_args = 0;
+    const char *pos[2];
+    int npos = 0, only_args = 0;
 
-	memset(o, 0, sizeof *o);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
-			if (npos == 2) {
-				fprintf(stderr, "%s: too many arguments\n", progname);
-				return OPT_USAGE_ERROR;
-			}
-			pos[npos++] = a;
-		} else if (strcmp(a, "--") == 0) {
-			only_args = 1;
-		} else if (strcmp(a, "--json") == 0) {
-			o->json = 1;
-		} else if (strcmp(a, "--help") == 0) {
-			print_help();
-			return OPT_EXIT_OK;
-		} else if (strcmp(a, "--version") == 0) {
-			print_version();
-			return OPT_EXIT_OK;
-		} else {
-			fprintf(stderr, "%s: unrecognized option '%s'\n", progname, a);
-			return OPT_USAGE_ERROR;
-		}
-	}
-	if (npos == 0) {
-		fprintf(stderr, "%s: missing LOG argument\n", progname);
-		return OPT_USAGE_ERROR;
-	}
-	if (npos == 2)
-		o->binary = pos[0];
-	o->log = pos[npos - 1];
-	return OPT_RUN;
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
+            if (npos == 2) {
+                fprintf(stderr, "%s: too many arguments\n", progname);
+                return OPT_USAGE_ERROR;
+            }
+            pos[npos++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            only_args = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+        } else if (strcmp(a, "--help") == 0) {
+            print_help();
+            return OPT_EXIT_OK;
+        } else if (strcmp(a, "--version") == 0) {
+            print_version();
+            return OPT_EXIT_OK;
+        } else {
+            fprintf(stderr, "%s: unrecognized option '%s'\n", progname, a);
+            return OPT_USAGE_ERROR;
+        }
+    }
+    if (npos == 0) {
+        fprintf(stderr, "%s: missing LOG argument\n", progname);
+        return OPT_USAGE_ERROR;
+    }
+    if (npos == 2)
+        o->binary = pos[0];
+    o->log = pos[npos - 1];
+    return OPT_RUN;
 }

@@ -7,9 +7,9 @@
 #define MTC_OPTIONS_H
 
 struct options {
-	int json;
-	const char *binary;      /* NULL when not given */
-	const char *log;
+    int json;
+    const char *binary; /* NULL when not given */
+    const char *log;
 };
 
 enum parse_result { OPT_RUN, OPT_EXIT_OK, OPT_USAGE_ERROR };

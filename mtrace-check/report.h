@@ -16,60 +16,61 @@
 #include <stdio.h>
 
 enum warn_kind {
-	WARN_ALLOC_DUPLICATE,      /* "+ ADDR Alloc N duplicate: WAS WHERE"    */
-	WARN_FREE_NEVER_ALLOCATED, /* "- ADDR Free N was never alloc'd WHERE"  */
-	WARN_REALLOC_NEVER_ALLOCATED,
-	WARN_REALLOC_DUPLICATE,    /* "+ ADDR Realloc N duplicate: SIZE WAS WHERE" */
+    WARN_ALLOC_DUPLICATE,      /* "+ ADDR Alloc N duplicate: WAS WHERE"    */
+    WARN_FREE_NEVER_ALLOCATED, /* "- ADDR Free N was never alloc'd WHERE"  */
+    WARN_REALLOC_NEVER_ALLOCATED,
+    WARN_REALLOC_DUPLICATE, /* "+ ADDR Realloc N duplicate: SIZE WAS WHERE" */
 };
 
 struct warning {
-	enum warn_kind kind;
-	uint64_t line;
-	struct slice addr;         /* the field as written in the log */
-	uint64_t addr_value;       /* Perl's hex() of it */
-	uint64_t size;             /* realloc duplicate: size already recorded */
-	struct slice was;          /* location() of the first allocation */
-	struct slice where;        /* location() of this event, or raw WHERE */
+    enum warn_kind kind;
+    uint64_t line;
+    struct slice addr;   /* the field as written in the log */
+    uint64_t addr_value; /* Perl's hex() of it */
+    uint64_t size;       /* realloc duplicate: size already recorded */
+    struct slice was;    /* location() of the first allocation */
+    struct slice where;  /* location() of this event, or raw WHERE */
 };
 
 struct leak {
-	struct slice addr;
-	uint64_t addr_value;
-	uint64_t size;
-	uint64_t line;
-	struct slice caller;       /* location() of its WHERE */
-	const struct view_frames *frames;   /* NULL: no stack recorded */
+    struct slice addr;
+    uint64_t addr_value;
+    uint64_t size;
+    uint64_t line;
+    struct slice caller;              /* location() of its WHERE */
+    const struct view_frames *frames; /* NULL: no stack recorded */
 };
 
 struct leak_group {
-	uint64_t bytes;
-	uint64_t blocks;
-	int32_t stack;             /* -1: blocks without a recorded stack */
-	uint64_t sid;
-	const struct view_frames *frames;
+    uint64_t bytes;
+    uint64_t blocks;
+    int32_t stack; /* -1: blocks without a recorded stack */
+    uint64_t sid;
+    const struct view_frames *frames;
 };
 
 struct totals {
-	uint64_t lines;
-	uint64_t warnings;
-	uint64_t leaked_bytes;
-	uint64_t leaked_blocks;
-	uint64_t bad_records;
-	uint64_t dangling_refs;
-	int extended;
+    uint64_t lines;
+    uint64_t warnings;
+    uint64_t leaked_bytes;
+    uint64_t leaked_blocks;
+    uint64_t bad_records;
+    uint64_t dangling_refs;
+    int extended;
 };
 
 struct report {
-	FILE *out;
-	int json;
-	int nwarnings, nleaks;
+    FILE *out;
+    int json;
+    int nwarnings, nleaks;
 };
 
-void report_begin(struct report *r, FILE *out, int json, const char *log, const char *binary);
+void report_begin(struct report *r, FILE *out, int json, const char *log,
+                  const char *binary);
 void report_warning(struct report *r, const struct warning *w);
 void report_leaks_begin(struct report *r);
 void report_leak(struct report *r, const struct leak *l);
-void report_leaks_end(struct report *r);     /* "No memory leaks." if none */
+void report_leaks_end(struct report *r); /* "No memory leaks." if none */
 void report_groups(struct report *r, const struct leak_group *g, size_t n);
 void report_end(struct report *r, const struct totals *t);
 

@@ -11,18 +11,18 @@
 #include "records.h"
 
 struct view_frame {
-	const char *function;    /* NULL: unknown */
-	const char *file;        /* NULL: unknown */
-	unsigned line;           /* 0: unknown */
-	const char *module;      /* NULL: address outside every known module */
-	int unknown_module;      /* the log named a module it never defined */
-	uint64_t off;            /* as recorded: offset in module, or address */
-	int inlined;             /* inlined into the next frame */
+    const char *function; /* NULL: unknown */
+    const char *file;     /* NULL: unknown */
+    unsigned line;        /* 0: unknown */
+    const char *module;   /* NULL: address outside every known module */
+    int unknown_module;   /* the log named a module it never defined */
+    uint64_t off;         /* as recorded: offset in module, or address */
+    int inlined;          /* inlined into the next frame */
 };
 
 struct view_frames {
-	struct view_frame *v;
-	size_t n, cap;
+    struct view_frame *v;
+    size_t n, cap;
 };
 
 /* BINARY (may be NULL) stands in for the traced executable when it is the
@@ -31,6 +31,7 @@ void view_init(const char *binary);
 
 /* Append the readable frames of stack S to OUT (OUT->n reset first).
  * The strings stay valid until the program ends. */
-void view_stack(struct ext_store *x, const struct stack *s, struct view_frames *out);
+void view_stack(struct ext_store *x, const struct stack *s,
+                struct view_frames *out);
 
 #endif

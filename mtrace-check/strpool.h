@@ -11,23 +11,23 @@
 #include "util.h"
 
 struct pool_entry {
-	char *str;           /* NUL-terminated copy (may contain NULs too) */
-	size_t len;
-	uint64_t hash;
-	uint32_t refs;       /* 0: slot is on the free list */
+    char *str; /* NUL-terminated copy (may contain NULs too) */
+    size_t len;
+    uint64_t hash;
+    uint32_t refs; /* 0: slot is on the free list */
 };
 
 struct strpool {
-	struct pool_entry *entries;  /* indexed by id */
-	uint32_t nentries, cap_entries;
-	uint32_t *free_ids;
-	uint32_t nfree, cap_free;
-	uint32_t *slots;             /* open addressing: id + 1, 0 = empty */
-	size_t nslots;               /* power of two */
-	size_t used;
-	uint32_t last_id;            /* most recent pool_ref: log lines come
+    struct pool_entry *entries; /* indexed by id */
+    uint32_t nentries, cap_entries;
+    uint32_t *free_ids;
+    uint32_t nfree, cap_free;
+    uint32_t *slots; /* open addressing: id + 1, 0 = empty */
+    size_t nslots;   /* power of two */
+    size_t used;
+    uint32_t last_id; /* most recent pool_ref: log lines come
 	                              * from few callers, in runs */
-	int has_last;
+    int has_last;
 };
 
 void pool_init(struct strpool *p);

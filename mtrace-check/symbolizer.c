@@ -1,7 +1,7 @@
 /* symbolizer.c - libbfd-based symbolization (see symbolizer.h).
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
-#define PACKAGE "mtrace-check"          /* bfd.h insists on a config.h */
+#define PACKAGE "mtrace-check" /* bfd.h insists on a config.h */
 #define PACKAGE_VERSION "1"
 #include <bfd.h>
 
@@ -17,14 +17,14 @@
 #include <sys/stat.h>
 
 struct objfile {
-	char *path;
-	bfd *abfd;           /* NULL: unusable, addr2line would print nothing */
-	asymbol **syms;      /* NULL when the file has none */
-	char build_id[129];
-	struct u64map frames_cache;   /* vma -> struct sym_result * */
+    char *path;
+    bfd *abfd;      /* NULL: unusable, addr2line would print nothing */
+    asymbol **syms; /* NULL when the file has none */
+    char build_id[129];
+    struct u64map frames_cache; /* vma -> struct sym_result * */
 };
 
-static struct strmap open_files;     /* path -> struct objfile * */
+static struct strmap open_files; /* path -> struct objfile * */
 
 /* libbfd is not thread-safe: every use of it, and of the tables above, is
  * under this lock (the prefetch thread below is the only other user). */
@@ -34,213 +34,214 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
  * stderr is not part of the checker's output, so keep ours quiet. */
 static void quiet_error_handler(const char *fmt, va_list ap)
 {
-	(void)fmt;
-	(void)ap;
+    (void)fmt;
+    (void)ap;
 }
 
 void sym_init(void)
 {
-	bfd_init();
-	bfd_set_error_handler(quiet_error_handler);
-	strmap_init(&open_files);
+    bfd_init();
+    bfd_set_error_handler(quiet_error_handler);
+    strmap_init(&open_files);
 }
 
 /* addr2line's get_file_size() test: it gives up on anything that is not a
  * regular file of at least one byte. */
 static int looks_openable(const char *path)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 1;
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 1;
 }
 
 /* addr2line's slurp_symtab(): static table, else dynamic, else none.
  * Where addr2line would die (a table it cannot read), *fatal is set. */
 static asymbol **read_symbols(bfd *abfd, int *fatal)
 {
-	long storage, count;
-	int dynamic = 0;
-	asymbol **syms;
+    long storage, count;
+    int dynamic = 0;
+    asymbol **syms;
 
-	*fatal = 0;
-	if ((bfd_get_file_flags(abfd) & HAS_SYMS) == 0)
-		return NULL;
-	storage = bfd_get_symtab_upper_bound(abfd);
-	if (storage == 0) {
-		storage = bfd_get_dynamic_symtab_upper_bound(abfd);
-		dynamic = 1;
-	}
-	if (storage < 0) {
-		*fatal = 1;
-		return NULL;
-	}
-	syms = xmalloc((size_t)storage);
-	count = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, syms)
-			: bfd_canonicalize_symtab(abfd, syms);
-	if (count < 0) {
-		*fatal = 1;
-		free(syms);
-		return NULL;
-	}
-	if (count == 0 && !dynamic) {
-		storage = bfd_get_dynamic_symtab_upper_bound(abfd);
-		if (storage > 0) {
-			free(syms);
-			syms = xmalloc((size_t)storage);
-			count = bfd_canonicalize_dynamic_symtab(abfd, syms);
-		}
-	}
-	if (count <= 0) {
-		free(syms);
-		return NULL;
-	}
-	return syms;
+    *fatal = 0;
+    if ((bfd_get_file_flags(abfd) & HAS_SYMS) == 0)
+        return NULL;
+    storage = bfd_get_symtab_upper_bound(abfd);
+    if (storage == 0) {
+        storage = bfd_get_dynamic_symtab_upper_bound(abfd);
+        dynamic = 1;
+    }
+    if (storage < 0) {
+        *fatal = 1;
+        return NULL;
+    }
+    syms = xmalloc((size_t)storage);
+    count = dynamic ? bfd_canonicalize_dynamic_symtab(abfd, syms)
+                    : bfd_canonicalize_symtab(abfd, syms);
+    if (count < 0) {
+        *fatal = 1;
+        free(syms);
+        return NULL;
+    }
+    if (count == 0 && !dynamic) {
+        storage = bfd_get_dynamic_symtab_upper_bound(abfd);
+        if (storage > 0) {
+            free(syms);
+            syms = xmalloc((size_t)storage);
+            count = bfd_canonicalize_dynamic_symtab(abfd, syms);
+        }
+    }
+    if (count <= 0) {
+        free(syms);
+        return NULL;
+    }
+    return syms;
 }
 
 static void copy_build_id(struct objfile *o)
 {
-	static const char digits[] = "0123456789abcdef";
-	const struct bfd_build_id *id = o->abfd->build_id;
+    static const char digits[] = "0123456789abcdef";
+    const struct bfd_build_id *id = o->abfd->build_id;
 
-	if (!id || id->size > 64)
-		return;
-	for (bfd_size_type i = 0; i < id->size; i++) {
-		o->build_id[2 * i] = digits[id->data[i] >> 4];
-		o->build_id[2 * i + 1] = digits[id->data[i] & 15];
-	}
-	o->build_id[2 * id->size] = '\0';
+    if (!id || id->size > 64)
+        return;
+    for (bfd_size_type i = 0; i < id->size; i++) {
+        o->build_id[2 * i] = digits[id->data[i] >> 4];
+        o->build_id[2 * i + 1] = digits[id->data[i] & 15];
+    }
+    o->build_id[2 * id->size] = '\0';
 }
 
 static bfd *open_object(const char *path)
 {
-	char **matching = NULL;
-	bfd *abfd;
+    char **matching = NULL;
+    bfd *abfd;
 
-	if (!looks_openable(path))
-		return NULL;
-	abfd = bfd_openr(path, NULL);
-	if (!abfd)
-		return NULL;
-	abfd->flags |= BFD_DECOMPRESS;
-	if (bfd_check_format(abfd, bfd_archive) ||
-	    !bfd_check_format_matches(abfd, bfd_object, &matching)) {
-		free(matching);
-		bfd_close(abfd);
-		return NULL;
-	}
-	return abfd;
+    if (!looks_openable(path))
+        return NULL;
+    abfd = bfd_openr(path, NULL);
+    if (!abfd)
+        return NULL;
+    abfd->flags |= BFD_DECOMPRESS;
+    if (bfd_check_format(abfd, bfd_archive) ||
+        !bfd_check_format_matches(abfd, bfd_object, &matching)) {
+        free(matching);
+        bfd_close(abfd);
+        return NULL;
+    }
+    return abfd;
 }
 
 static struct objfile *open_locked(const char *path)
 {
-	void **slot = strmap_put(&open_files, (struct slice){ path, strlen(path) });
-	struct objfile *o = *slot;
+    void **slot = strmap_put(&open_files, (struct slice){ path, strlen(path) });
+    struct objfile *o = *slot;
 
-	if (o)
-		return o;
-	o = xcalloc(1, sizeof *o);
-	o->path = xstrdup(path);
-	u64map_init(&o->frames_cache);
-	o->abfd = open_object(path);
-	if (o->abfd) {
-		int fatal;
-		o->syms = read_symbols(o->abfd, &fatal);
-		copy_build_id(o);
-		if (fatal) {
-			/* A truncated or corrupt symbol table: addr2line dies there,
+    if (o)
+        return o;
+    o = xcalloc(1, sizeof *o);
+    o->path = xstrdup(path);
+    u64map_init(&o->frames_cache);
+    o->abfd = open_object(path);
+    if (o->abfd) {
+        int fatal;
+        o->syms = read_symbols(o->abfd, &fatal);
+        copy_build_id(o);
+        if (fatal) {
+            /* A truncated or corrupt symbol table: addr2line dies there,
 			 * printing nothing, so the file counts as unusable. */
-			bfd_close(o->abfd);
-			o->abfd = NULL;
-		}
-	}
-	*slot = o;
-	return o;
+            bfd_close(o->abfd);
+            o->abfd = NULL;
+        }
+    }
+    *slot = o;
+    return o;
 }
 
 int sym_usable(const struct objfile *o)
 {
-	return o->abfd != NULL;
+    return o->abfd != NULL;
 }
 
 const char *sym_build_id(const struct objfile *o)
 {
-	return o->build_id;
+    return o->build_id;
 }
 
 /* addr2line trims an address to the file's address size (and sign-extends
  * it on targets that want that) before looking it up. */
 static uint64_t fit_to_target(bfd *abfd, uint64_t pc)
 {
-	if (bfd_get_flavour(abfd) != bfd_target_elf_flavour)
-		return pc;
-	int bits = bfd_get_arch_size(abfd);
-	if (bits <= 0 || bits > 64)
-		return pc;
-	uint64_t sign = (uint64_t)1 << (bits - 1);
-	pc &= (sign << 1) - 1;
-	if (bfd_get_sign_extend_vma(abfd) > 0)
-		pc = (pc ^ sign) - sign;
-	return pc;
+    if (bfd_get_flavour(abfd) != bfd_target_elf_flavour)
+        return pc;
+    int bits = bfd_get_arch_size(abfd);
+    if (bits <= 0 || bits > 64)
+        return pc;
+    uint64_t sign = (uint64_t)1 << (bits - 1);
+    pc &= (sign << 1) - 1;
+    if (bfd_get_sign_extend_vma(abfd) > 0)
+        pc = (pc ^ sign) - sign;
+    return pc;
 }
 
 struct line_query {
-	const char *file, *func;
-	unsigned line, discriminator;
+    const char *file, *func;
+    unsigned line, discriminator;
 };
 
 /* The first allocated section holding PC that yields a line answers. */
 static int find_line(struct objfile *o, uint64_t pc, struct line_query *q)
 {
-	for (asection *sec = o->abfd->sections; sec; sec = sec->next) {
-		if ((bfd_section_flags(sec) & SEC_ALLOC) == 0)
-			continue;
-		bfd_vma vma = bfd_section_vma(sec);
-		if (pc < vma || pc >= vma + bfd_section_size(sec))
-			continue;
-		memset(q, 0, sizeof *q);
-		if (bfd_find_nearest_line_discriminator(o->abfd, sec, o->syms, pc - vma,
-							&q->file, &q->func, &q->line,
-							&q->discriminator))
-			return 1;
-	}
-	return 0;
+    for (asection *sec = o->abfd->sections; sec; sec = sec->next) {
+        if ((bfd_section_flags(sec) & SEC_ALLOC) == 0)
+            continue;
+        bfd_vma vma = bfd_section_vma(sec);
+        if (pc < vma || pc >= vma + bfd_section_size(sec))
+            continue;
+        memset(q, 0, sizeof *q);
+        if (bfd_find_nearest_line_discriminator(o->abfd, sec, o->syms, pc - vma,
+                                                &q->file, &q->func, &q->line,
+                                                &q->discriminator))
+            return 1;
+    }
+    return 0;
 }
 
 static char *addr2line_locked(struct objfile *o, uint64_t addr)
 {
-	struct line_query q;
-	char buf[64];
-	char *out;
-	size_t n;
+    struct line_query q;
+    char buf[64];
+    char *out;
+    size_t n;
 
-	if (!o->abfd)
-		return NULL;
-	if (!find_line(o, fit_to_target(o->abfd, addr), &q))
-		return xstrdup("??:0");
-	const char *file = q.file ? q.file : "??";
-	if (q.line == 0)
-		snprintf(buf, sizeof buf, "?");
-	else if (q.discriminator)
-		snprintf(buf, sizeof buf, "%u (discriminator %u)", q.line, q.discriminator);
-	else
-		snprintf(buf, sizeof buf, "%u", q.line);
-	n = strlen(file) + 1 + strlen(buf) + 1;
-	out = xmalloc(n);
-	snprintf(out, n, "%s:%s", file, buf);
-	return out;
+    if (!o->abfd)
+        return NULL;
+    if (!find_line(o, fit_to_target(o->abfd, addr), &q))
+        return xstrdup("??:0");
+    const char *file = q.file ? q.file : "??";
+    if (q.line == 0)
+        snprintf(buf, sizeof buf, "?");
+    else if (q.discriminator)
+        snprintf(buf, sizeof buf, "%u (discriminator %u)", q.line,
+                 q.discriminator);
+    else
+        snprintf(buf, sizeof buf, "%u", q.line);
+    n = strlen(file) + 1 + strlen(buf) + 1;
+    out = xmalloc(n);
+    snprintf(out, n, "%s:%s", file, buf);
+    return out;
 }
 
 static void push_frame(struct sym_result *r, unsigned *cap, const char *func,
-		       const char *file, unsigned line)
+                       const char *file, unsigned line)
 {
-	if (r->nframes == *cap) {
-		*cap = *cap ? *cap * 2 : 4;
-		r->frames = xrealloc(r->frames, *cap * sizeof *r->frames);
-	}
-	struct sym_frame *f = &r->frames[r->nframes++];
-	f->function = func && *func ? demangle_name(func) : NULL;
-	f->file = file ? xstrdup(file) : NULL;
-	f->line = line;
-	f->inlined = 0;
+    if (r->nframes == *cap) {
+        *cap = *cap ? *cap * 2 : 4;
+        r->frames = xrealloc(r->frames, *cap * sizeof *r->frames);
+    }
+    struct sym_frame *f = &r->frames[r->nframes++];
+    f->function = func && *func ? demangle_name(func) : NULL;
+    f->file = file ? xstrdup(file) : NULL;
+    f->line = line;
+    f->inlined = 0;
 }
 
 /* Inline chains are finite, but a corrupt DWARF could loop: cap them. */
@@ -248,52 +249,52 @@ enum { MAX_INLINE_DEPTH = 64 };
 
 static struct sym_result *resolve(struct objfile *o, uint64_t vma)
 {
-	struct sym_result *r = xcalloc(1, sizeof *r);
-	struct line_query q;
-	unsigned cap = 0;
+    struct sym_result *r = xcalloc(1, sizeof *r);
+    struct line_query q;
+    unsigned cap = 0;
 
-	if (!o->abfd || !find_line(o, fit_to_target(o->abfd, vma), &q))
-		return r;
-	push_frame(r, &cap, q.func, q.file, q.line);
-	while (r->nframes < MAX_INLINE_DEPTH &&
-	       bfd_find_inliner_info(o->abfd, &q.file, &q.func, &q.line)) {
-		r->frames[r->nframes - 1].inlined = 1;
-		push_frame(r, &cap, q.func, q.file, q.line);
-	}
-	return r;
+    if (!o->abfd || !find_line(o, fit_to_target(o->abfd, vma), &q))
+        return r;
+    push_frame(r, &cap, q.func, q.file, q.line);
+    while (r->nframes < MAX_INLINE_DEPTH &&
+           bfd_find_inliner_info(o->abfd, &q.file, &q.func, &q.line)) {
+        r->frames[r->nframes - 1].inlined = 1;
+        push_frame(r, &cap, q.func, q.file, q.line);
+    }
+    return r;
 }
 
 static const struct sym_result *frames_locked(struct objfile *o, uint64_t vma)
 {
-	void **slot = u64map_put(&o->frames_cache, vma);
+    void **slot = u64map_put(&o->frames_cache, vma);
 
-	if (!*slot)
-		*slot = resolve(o, vma);
-	return *slot;
+    if (!*slot)
+        *slot = resolve(o, vma);
+    return *slot;
 }
 
 struct objfile *sym_open(const char *path)
 {
-	pthread_mutex_lock(&sym_lock);
-	struct objfile *o = open_locked(path);
-	pthread_mutex_unlock(&sym_lock);
-	return o;
+    pthread_mutex_lock(&sym_lock);
+    struct objfile *o = open_locked(path);
+    pthread_mutex_unlock(&sym_lock);
+    return o;
 }
 
 char *sym_addr2line(struct objfile *o, uint64_t addr)
 {
-	pthread_mutex_lock(&sym_lock);
-	char *line = addr2line_locked(o, addr);
-	pthread_mutex_unlock(&sym_lock);
-	return line;
+    pthread_mutex_lock(&sym_lock);
+    char *line = addr2line_locked(o, addr);
+    pthread_mutex_unlock(&sym_lock);
+    return line;
 }
 
 const struct sym_result *sym_frames(struct objfile *o, uint64_t vma)
 {
-	pthread_mutex_lock(&sym_lock);
-	const struct sym_result *r = frames_locked(o, vma);
-	pthread_mutex_unlock(&sym_lock);
-	return r;
+    pthread_mutex_lock(&sym_lock);
+    const struct sym_result *r = frames_locked(o, vma);
+    pthread_mutex_unlock(&sym_lock);
+    return r;
 }
 
 /* ---- prefetch --------------------------------------------------------------
@@ -305,54 +306,58 @@ const struct sym_result *sym_frames(struct objfile *o, uint64_t vma)
 enum { PREFETCH_MAX = 32 };
 
 static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	pthread_t thread;
-	int started, stopping, busy;
-	size_t head, count, total;
-	struct { char *path; uint64_t vma; } queue[PREFETCH_MAX];
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t thread;
+    int started, stopping, busy;
+    size_t head, count, total;
+    struct {
+        char *path;
+        uint64_t vma;
+    } queue[PREFETCH_MAX];
 } pf = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
 
 static void *prefetch_thread(void *unused)
 {
-	(void)unused;
-	pthread_mutex_lock(&pf.lock);
-	for (;;) {
-		while (pf.count == 0 && !pf.stopping)
-			pthread_cond_wait(&pf.wake, &pf.lock);
-		if (pf.stopping)
-			break;
-		char *path = pf.queue[pf.head].path;
-		uint64_t vma = pf.queue[pf.head].vma;
-		pf.head = (pf.head + 1) % PREFETCH_MAX;
-		pf.count--;
-		pf.busy = 1;
-		pthread_mutex_unlock(&pf.lock);
-		sym_frames(sym_open(path), vma);
-		free(path);
-		pthread_mutex_lock(&pf.lock);
-		pf.busy = 0;
-	}
-	pthread_mutex_unlock(&pf.lock);
-	return NULL;
+    (void)unused;
+    pthread_mutex_lock(&pf.lock);
+    for (;;) {
+        while (pf.count == 0 && !pf.stopping)
+            pthread_cond_wait(&pf.wake, &pf.lock);
+        if (pf.stopping)
+            break;
+        char *path = pf.queue[pf.head].path;
+        uint64_t vma = pf.queue[pf.head].vma;
+        pf.head = (pf.head + 1) % PREFETCH_MAX;
+        pf.count--;
+        pf.busy = 1;
+        pthread_mutex_unlock(&pf.lock);
+        sym_frames(sym_open(path), vma);
+        free(path);
+        pthread_mutex_lock(&pf.lock);
+        pf.busy = 0;
+    }
+    pthread_mutex_unlock(&pf.lock);
+    return NULL;
 }
 
 void sym_prefetch(const char *path, uint64_t vma)
 {
-	pthread_mutex_lock(&pf.lock);
-	if (!pf.stopping && pf.total < PREFETCH_MAX) {
-		if (!pf.started)
-			pf.started = pthread_create(&pf.thread, NULL, prefetch_thread, NULL) == 0;
-		if (pf.started) {
-			size_t tail = (pf.head + pf.count) % PREFETCH_MAX;
-			pf.queue[tail].path = xstrdup(path);
-			pf.queue[tail].vma = vma;
-			pf.count++;
-			pf.total++;
-			pthread_cond_signal(&pf.wake);
-		}
-	}
-	pthread_mutex_unlock(&pf.lock);
+    pthread_mutex_lock(&pf.lock);
+    if (!pf.stopping && pf.total < PREFETCH_MAX) {
+        if (!pf.started)
+            pf.started = pthread_create(&pf.thread, NULL, prefetch_thread,
+                                        NULL) == 0;
+        if (pf.started) {
+            size_t tail = (pf.head + pf.count) % PREFETCH_MAX;
+            pf.queue[tail].path = xstrdup(path);
+            pf.queue[tail].vma = vma;
+            pf.count++;
+            pf.total++;
+            pthread_cond_signal(&pf.wake);
+        }
+    }
+    pthread_mutex_unlock(&pf.lock);
 }
 
 /* Stops the prefetch thread; returns 0 when it is still inside libbfd (a
@@ -360,45 +365,45 @@ void sym_prefetch(const char *path, uint64_t vma)
  * without waiting for it). */
 static int prefetch_stop(void)
 {
-	pthread_mutex_lock(&pf.lock);
-	pf.stopping = 1;
-	for (; pf.count; pf.count--, pf.head = (pf.head + 1) % PREFETCH_MAX)
-		free(pf.queue[pf.head].path);
-	int busy = pf.busy;
-	pthread_cond_signal(&pf.wake);
-	pthread_mutex_unlock(&pf.lock);
-	if (pf.started && !busy)
-		pthread_join(pf.thread, NULL);
-	return !busy;
+    pthread_mutex_lock(&pf.lock);
+    pf.stopping = 1;
+    for (; pf.count; pf.count--, pf.head = (pf.head + 1) % PREFETCH_MAX)
+        free(pf.queue[pf.head].path);
+    int busy = pf.busy;
+    pthread_cond_signal(&pf.wake);
+    pthread_mutex_unlock(&pf.lock);
+    if (pf.started && !busy)
+        pthread_join(pf.thread, NULL);
+    return !busy;
 }
 
 static void free_result(void *p)
 {
-	struct sym_result *r = p;
-	for (unsigned i = 0; i < r->nframes; i++) {
-		free(r->frames[i].function);
-		free(r->frames[i].file);
-	}
-	free(r->frames);
-	free(r);
+    struct sym_result *r = p;
+    for (unsigned i = 0; i < r->nframes; i++) {
+        free(r->frames[i].function);
+        free(r->frames[i].file);
+    }
+    free(r->frames);
+    free(r);
 }
 
 static void close_objfile(void *p)
 {
-	struct objfile *o = p;
-	u64map_each(&o->frames_cache, free_result);
-	u64map_destroy(&o->frames_cache);
-	if (o->abfd)
-		bfd_close(o->abfd);
-	free(o->syms);
-	free(o->path);
-	free(o);
+    struct objfile *o = p;
+    u64map_each(&o->frames_cache, free_result);
+    u64map_destroy(&o->frames_cache);
+    if (o->abfd)
+        bfd_close(o->abfd);
+    free(o->syms);
+    free(o->path);
+    free(o);
 }
 
 void sym_shutdown(void)
 {
-	if (!prefetch_stop())
-		return;   /* the process ends: its memory goes with it */
-	strmap_each(&open_files, close_objfile);
-	strmap_destroy(&open_files);
+    if (!prefetch_stop())
+        return; /* the process ends: its memory goes with it */
+    strmap_each(&open_files, close_objfile);
+    strmap_destroy(&open_files);
 }

@@ -19,18 +19,18 @@
 
 #include "util.h"
 
-struct objfile;          /* one file opened with libbfd (or known unusable) */
+struct objfile; /* one file opened with libbfd (or known unusable) */
 
 struct sym_frame {
-	char *function;      /* demangled; NULL if unknown */
-	char *file;          /* NULL if unknown */
-	unsigned line;       /* 0 if unknown */
-	int inlined;         /* this frame is inlined into the next one */
+    char *function; /* demangled; NULL if unknown */
+    char *file;     /* NULL if unknown */
+    unsigned line;  /* 0 if unknown */
+    int inlined;    /* this frame is inlined into the next one */
 };
 
 struct sym_result {
-	struct sym_frame *frames;
-	unsigned nframes;    /* 0: the address is in no section of the file */
+    struct sym_frame *frames;
+    unsigned nframes; /* 0: the address is in no section of the file */
 };
 
 void sym_init(void);

@@ -20,26 +20,26 @@
 enum { KEY_INLINE = 24 };
 
 struct block {
-	uint64_t hash;
-	union {
-		char inl[KEY_INLINE];
-		char *heap;
-	} key;
-	uint32_t key_len;
-	int32_t stack;       /* stack index, -1 when the log gave none */
-	uint64_t size;       /* hex() of the size field */
-	uint64_t line;       /* line number of the allocation */
-	uint32_t where;      /* string pool id of the WHERE field */
+    uint64_t hash;
+    union {
+        char inl[KEY_INLINE];
+        char *heap;
+    } key;
+    uint32_t key_len;
+    int32_t stack;  /* stack index, -1 when the log gave none */
+    uint64_t size;  /* hex() of the size field */
+    uint64_t line;  /* line number of the allocation */
+    uint32_t where; /* string pool id of the WHERE field */
 };
 
 struct alloc_table {
-	struct block *blocks;        /* dense: blocks[0 .. count) */
-	size_t count, cap;
-	uint64_t *slots;             /* 0 empty, else hash low 32 << 32 | pos + 1 */
-	size_t nslots;               /* power of two */
-	size_t found;                /* slot of the last table_find hit */
-	size_t vacant;               /* 1 + the empty slot its last miss ended at, or 0 */
-	uint64_t vacant_hash;        /* the hash of that miss */
+    struct block *blocks; /* dense: blocks[0 .. count) */
+    size_t count, cap;
+    uint64_t *slots;      /* 0 empty, else hash low 32 << 32 | pos + 1 */
+    size_t nslots;        /* power of two */
+    size_t found;         /* slot of the last table_find hit */
+    size_t vacant;        /* 1 + the empty slot its last miss ended at, or 0 */
+    uint64_t vacant_hash; /* the hash of that miss */
 };
 
 void table_init(struct alloc_table *t);
@@ -47,10 +47,12 @@ void table_destroy(struct alloc_table *t);
 
 struct slice block_key(const struct block *b);
 
-struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash);
+struct block *table_find(struct alloc_table *t, struct slice key,
+                         uint64_t hash);
 /* Insert a key known to be absent; the caller fills the other fields.
  * Pointers into the table are invalidated by the next insert or remove. */
-struct block *table_insert(struct alloc_table *t, struct slice key, uint64_t hash);
+struct block *table_insert(struct alloc_table *t, struct slice key,
+                           uint64_t hash);
 void table_remove(struct alloc_table *t, struct block *b);
 
 /* Pointers to every live block; caller frees the array. */

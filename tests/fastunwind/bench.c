@@ -29,7 +29,7 @@ static const struct {
 static int iterations = 200000;
 
 struct timing {
-    double cpu, wall;   /* ns per backtrace */
+    double cpu, wall; /* ns per backtrace */
     int frames;
 };
 
@@ -44,7 +44,8 @@ static double now_ns(clockid_t clock)
 __attribute__((noipa)) static void timed(unwinder fn, struct timing *t)
 {
     void *frames[64];
-    double cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID), wall0 = now_ns(CLOCK_MONOTONIC);
+    double cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID),
+           wall0 = now_ns(CLOCK_MONOTONIC);
     int n = 0;
     for (int i = 0; i < iterations; i++) {
         n = fn(frames, 64);
@@ -56,24 +57,27 @@ __attribute__((noipa)) static void timed(unwinder fn, struct timing *t)
 }
 
 /* Distinct functions for the frames, of a few frame sizes. */
-#define LEVEL(i, next)                                                          \
-    __attribute__((noinline)) static void level##i(int depth, unwinder fn, struct timing *t) \
-    {                                                                           \
-        volatile char pad[8 * ((i) % 3) + 1];                                   \
-        pad[0] = 0;                                                             \
-        if (depth == 0)                                                         \
-            timed(fn, t);                                                       \
-        else                                                                    \
-            level##next(depth - 1, fn, t);                                      \
-        __asm__ volatile("" ::"r"(pad[0]) : "memory");                          \
+#define LEVEL(i, next)                                                         \
+    __attribute__((noinline)) static void level##i(int depth, unwinder fn,     \
+                                                   struct timing *t)           \
+    {                                                                          \
+        volatile char pad[8 * ((i) % 3) + 1];                                  \
+        pad[0] = 0;                                                            \
+        if (depth == 0)                                                        \
+            timed(fn, t);                                                      \
+        else                                                                   \
+            level##next(depth - 1, fn, t);                                     \
+        __asm__ volatile("" ::"r"(pad[0]) : "memory");                         \
     }
-LEVEL(27, 27) LEVEL(26, 27) LEVEL(25, 26) LEVEL(24, 25) LEVEL(23, 24) LEVEL(22, 23)
-LEVEL(21, 22) LEVEL(20, 21) LEVEL(19, 20) LEVEL(18, 19) LEVEL(17, 18) LEVEL(16, 17)
-LEVEL(15, 16) LEVEL(14, 15) LEVEL(13, 14) LEVEL(12, 13) LEVEL(11, 12) LEVEL(10, 11)
-LEVEL(9, 10) LEVEL(8, 9) LEVEL(7, 8) LEVEL(6, 7) LEVEL(5, 6) LEVEL(4, 5)
-LEVEL(3, 4) LEVEL(2, 3) LEVEL(1, 2) LEVEL(0, 1)
+LEVEL(27, 27)
+LEVEL(26, 27) LEVEL(25, 26) LEVEL(24, 25) LEVEL(23, 24) LEVEL(22, 23)
+    LEVEL(21, 22) LEVEL(20, 21) LEVEL(19, 20) LEVEL(18, 19) LEVEL(17, 18)
+        LEVEL(16, 17) LEVEL(15, 16) LEVEL(14, 15) LEVEL(13, 14) LEVEL(12, 13)
+            LEVEL(11, 12) LEVEL(10, 11) LEVEL(9, 10) LEVEL(8, 9) LEVEL(7, 8)
+                LEVEL(6, 7) LEVEL(5, 6) LEVEL(4, 5) LEVEL(3, 4) LEVEL(2, 3)
+                    LEVEL(1, 2) LEVEL(0, 1)
 
-static int cmp_double(const void *a, const void *b)
+                        static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -100,8 +104,8 @@ static void run(int levels)
             frames[u] = t.frames;
         }
     for (size_t u = 0; u < N_UNWINDERS; u++)
-        printf("%-22s %2d frames  median %6.1f ns CPU  %6.1f ns wall\n", unwinders[u].name,
-               frames[u], median(cpu[u]), median(wall[u]));
+        printf("%-22s %2d frames  median %6.1f ns CPU  %6.1f ns wall\n",
+               unwinders[u].name, frames[u], median(cpu[u]), median(wall[u]));
 }
 
 int main(int argc, char **argv)
@@ -109,7 +113,8 @@ int main(int argc, char **argv)
     if (argc > 1)
         iterations = atoi(argv[1]);
     unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
-    printf("%d rounds of %d backtraces each, interleaved; medians:\n", ROUNDS, iterations);
+    printf("%d rounds of %d backtraces each, interleaved; medians:\n", ROUNDS,
+           iterations);
     run(8);
     run(26);
     return 0;

@@ -68,8 +68,8 @@ static const char *name_of(void *addr, char *buf, size_t len)
 
 int capture_same(const struct capture *c, char *msg, size_t len)
 {
-    if (c->n[0] == c->n[1]
-        && memcmp(c->frames[0], c->frames[1], (size_t)c->n[0] * sizeof(void *)) == 0)
+    if (c->n[0] == c->n[1] && memcmp(c->frames[0], c->frames[1],
+                                     (size_t)c->n[0] * sizeof(void *)) == 0)
         return 1;
     capture_describe(c, msg, len);
     return 0;
@@ -77,8 +77,8 @@ int capture_same(const struct capture *c, char *msg, size_t len)
 
 void capture_describe(const struct capture *c, char *msg, size_t len)
 {
-    size_t used = (size_t)snprintf(msg, len, "fastunwind %d frames, libunwind %d:\n",
-                                   c->n[0], c->n[1]);
+    size_t used = (size_t)snprintf(
+        msg, len, "fastunwind %d frames, libunwind %d:\n", c->n[0], c->n[1]);
     int most = c->n[0] > c->n[1] ? c->n[0] : c->n[1];
     for (int i = 0; i < most && used < len; i++) {
         char a[128] = "-", b[128] = "-";
@@ -86,7 +86,8 @@ void capture_describe(const struct capture *c, char *msg, size_t len)
             name_of(c->frames[0][i], a, sizeof a);
         if (i < c->n[1])
             name_of(c->frames[1][i], b, sizeof b);
-        int differ = i >= c->n[0] || i >= c->n[1] || c->frames[0][i] != c->frames[1][i];
+        int differ = i >= c->n[0] || i >= c->n[1] ||
+                     c->frames[0][i] != c->frames[1][i];
         used += (size_t)snprintf(msg + used, len - used, "%c %2d %-40s %s\n",
                                  differ ? '*' : ' ', i, a, b);
     }

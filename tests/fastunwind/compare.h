@@ -10,7 +10,7 @@ extern "C" {
 #define MAXF 128
 
 struct capture {
-    int n[2];                   /* [0]: fastunwind, [1]: libunwind */
+    int n[2]; /* [0]: fastunwind, [1]: libunwind */
     void *frames[2][MAXF];
 };
 

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 template <int N> struct Level {
     __attribute__((noinline)) static int run(std::vector<std::string> &trail,
@@ -31,7 +32,10 @@ template <> struct Level<0> {
 
 struct Capturing {
     capture *c;
-    ~Capturing() { capture_here(c); }
+    ~Capturing()
+    {
+        capture_here(c);
+    }
 };
 
 __attribute__((noinline)) void throw_deep(int depth)

@@ -8,7 +8,8 @@
 #define PAD 24
 #endif
 
-__attribute__((noinline)) static int plugin_level(int depth, void (*cb)(void *), void *arg)
+__attribute__((noinline)) static int plugin_level(int depth, void (*cb)(void *),
+                                                  void *arg)
 {
     volatile char pad[PAD];
     pad[0] = (char)depth;

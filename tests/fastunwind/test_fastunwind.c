@@ -24,15 +24,16 @@ int cxx_templates(struct capture *c);
 int cxx_in_catch(struct capture *c);
 int cxx_in_cleanup(struct capture *c);
 int pltlib_outer(int depth, void (*cb)(void *), void *arg);
-int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp);
+int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp,
+                    uintptr_t bp);
 
 static char why[16384];
 
 /* FU_SHOW=1 in the environment prints every compared stack. */
-#define ASSERT_SAME(c)                                                  \
-    do {                                                                \
-        show(c);                                                        \
-        ck_assert_msg(capture_same(c, why, sizeof why), "%s", why);     \
+#define ASSERT_SAME(c)                                                         \
+    do {                                                                       \
+        show(c);                                                               \
+        ck_assert_msg(capture_same(c, why, sizeof why), "%s", why);            \
     } while (0)
 
 static void show(const struct capture *c)
@@ -45,35 +46,39 @@ static void show(const struct capture *c)
 
 /* ---- 40 distinct functions calling each other ----------------------- */
 
-#define DECLARE(i) __attribute__((noinline)) int chain##i(int depth, struct capture *c);
-#define LEVEL(i, next)                                                  \
-    __attribute__((noinline)) int chain##i(int depth, struct capture *c) \
-    {                                                                   \
-        volatile char pad[8 * ((i) % 5) + 1]; /* frames of many sizes */ \
-        pad[0] = (char)depth;                                           \
-        if (depth == 0)                                                 \
-            capture_here(c);                                            \
-        else                                                            \
-            chain##next(depth - 1, c);                                  \
-        __asm__ volatile("" ::: "memory");                              \
-        return pad[0];                                                  \
+#define DECLARE(i)                                                             \
+    __attribute__((noinline)) int chain##i(int depth, struct capture *c);
+#define LEVEL(i, next)                                                         \
+    __attribute__((noinline)) int chain##i(int depth, struct capture *c)       \
+    {                                                                          \
+        volatile char pad[8 * ((i) % 5) + 1]; /* frames of many sizes */       \
+        pad[0] = (char)depth;                                                  \
+        if (depth == 0)                                                        \
+            capture_here(c);                                                   \
+        else                                                                   \
+            chain##next(depth - 1, c);                                         \
+        __asm__ volatile("" ::: "memory");                                     \
+        return pad[0];                                                         \
     }
-#define TEN(d, a, b, c_, e, f, g, h, k, l, m)                           \
+#define TEN(d, a, b, c_, e, f, g, h, k, l, m)                                  \
     d(a) d(b) d(c_) d(e) d(f) d(g) d(h) d(k) d(l) d(m)
 TEN(DECLARE, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 TEN(DECLARE, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)
 TEN(DECLARE, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29)
 TEN(DECLARE, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39)
-LEVEL(0, 1) LEVEL(1, 2) LEVEL(2, 3) LEVEL(3, 4) LEVEL(4, 5)
-LEVEL(5, 6) LEVEL(6, 7) LEVEL(7, 8) LEVEL(8, 9) LEVEL(9, 10)
-LEVEL(10, 11) LEVEL(11, 12) LEVEL(12, 13) LEVEL(13, 14) LEVEL(14, 15)
-LEVEL(15, 16) LEVEL(16, 17) LEVEL(17, 18) LEVEL(18, 19) LEVEL(19, 20)
-LEVEL(20, 21) LEVEL(21, 22) LEVEL(22, 23) LEVEL(23, 24) LEVEL(24, 25)
-LEVEL(25, 26) LEVEL(26, 27) LEVEL(27, 28) LEVEL(28, 29) LEVEL(29, 30)
-LEVEL(30, 31) LEVEL(31, 32) LEVEL(32, 33) LEVEL(33, 34) LEVEL(34, 35)
-LEVEL(35, 36) LEVEL(36, 37) LEVEL(37, 38) LEVEL(38, 39) LEVEL(39, 39)
+LEVEL(0, 1)
+LEVEL(1, 2) LEVEL(2, 3) LEVEL(3, 4) LEVEL(4, 5) LEVEL(5, 6) LEVEL(6, 7)
+    LEVEL(7, 8) LEVEL(8, 9) LEVEL(9, 10) LEVEL(10, 11) LEVEL(11, 12)
+        LEVEL(12, 13) LEVEL(13, 14) LEVEL(14, 15) LEVEL(15, 16) LEVEL(16, 17)
+            LEVEL(17, 18) LEVEL(18, 19) LEVEL(19, 20) LEVEL(20, 21)
+                LEVEL(21, 22) LEVEL(22, 23) LEVEL(23, 24) LEVEL(24, 25)
+                    LEVEL(25, 26) LEVEL(26, 27) LEVEL(27, 28) LEVEL(28, 29)
+                        LEVEL(29, 30) LEVEL(30, 31) LEVEL(31, 32) LEVEL(32, 33)
+                            LEVEL(33, 34) LEVEL(34, 35) LEVEL(35, 36)
+                                LEVEL(36, 37) LEVEL(37, 38) LEVEL(38, 39)
+                                    LEVEL(39, 39)
 
-START_TEST(test_selftest)
+                                        START_TEST(test_selftest)
 {
     ck_assert_int_eq(fastunwind_selftest(), 0);
 }
@@ -232,7 +237,8 @@ __attribute__((noinline)) static void raise_deep(int depth, int sig)
 
 static void signal_case(int flags)
 {
-    struct sigaction sa = { .sa_handler = capturing_handler, .sa_flags = flags };
+    struct sigaction sa = { .sa_handler = capturing_handler,
+                            .sa_flags = flags };
     sigemptyset(&sa.sa_mask);
     ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
     memset(&in_handler, 0, sizeof in_handler);
@@ -252,7 +258,8 @@ END_TEST
 START_TEST(test_signal_altstack)
 {
     stack_t ss = { .ss_size = 1 << 16 };
-    ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ss.ss_sp = mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(ss.ss_sp, MAP_FAILED);
     ck_assert_int_eq(sigaltstack(&ss, NULL), 0);
     signal_case(SA_ONSTACK);
@@ -274,17 +281,18 @@ static void timer_handler(int sig)
     if (capture_same(&c, first_difference, sizeof first_difference) && ++exact)
         return;
     int n = c.n[0] < c.n[1] ? c.n[0] : c.n[1];
-    if (c.n[0] < c.n[1] && memcmp(c.frames[0], c.frames[1], (size_t)n * sizeof(void *)) == 0) {
+    if (c.n[0] < c.n[1] &&
+        memcmp(c.frames[0], c.frames[1], (size_t)n * sizeof(void *)) == 0) {
         if (prefix++ == 0 && differ == 0)
             capture_describe(&c, first_difference, sizeof first_difference);
-    }
-    else if (differ++ == 0)
+    } else if (differ++ == 0)
         capture_same(&c, first_difference, sizeof first_difference);
 }
 
 START_TEST(test_async_signals)
 {
-    struct sigaction sa = { .sa_handler = timer_handler, .sa_flags = SA_RESTART };
+    struct sigaction sa = { .sa_handler = timer_handler,
+                            .sa_flags = SA_RESTART };
     sigemptyset(&sa.sa_mask);
     ck_assert_int_eq(sigaction(SIGPROF, &sa, NULL), 0);
     struct itimerval it = { { 0, 200 }, { 0, 200 } };
@@ -302,11 +310,15 @@ START_TEST(test_async_signals)
     struct itimerval off = { { 0, 0 }, { 0, 0 } };
     setitimer(ITIMER_PROF, &off, NULL);
     if (getenv("FU_SHOW"))
-        fprintf(stderr, "timer: %d stacks, %d the same, %d stopped early, %d differ\n%s",
-                (int)ticks, (int)exact, (int)prefix, (int)differ, prefix ? first_difference : "");
-    ck_assert_msg(differ == 0, "%d of %d differ; first:\n%s", (int)differ, (int)ticks,
-                  first_difference);
-    ck_assert_msg(prefix * 100 <= ticks, "%d of %d stopped early", (int)prefix, (int)ticks);
+        fprintf(
+            stderr,
+            "timer: %d stacks, %d the same, %d stopped early, %d differ\n%s",
+            (int)ticks, (int)exact, (int)prefix, (int)differ,
+            prefix ? first_difference : "");
+    ck_assert_msg(differ == 0, "%d of %d differ; first:\n%s", (int)differ,
+                  (int)ticks, first_difference);
+    ck_assert_msg(prefix * 100 <= ticks, "%d of %d stopped early", (int)prefix,
+                  (int)ticks);
 }
 END_TEST
 
@@ -333,10 +345,13 @@ START_TEST(test_threads)
 {
     pthread_t threads[4];
     for (int i = 0; i < 4; i++)
-        ck_assert_int_eq(pthread_create(&threads[i], NULL, thread_body, (void *)(intptr_t)i), 0);
+        ck_assert_int_eq(
+            pthread_create(&threads[i], NULL, thread_body, (void *)(intptr_t)i),
+            0);
     for (int i = 0; i < 4; i++)
         pthread_join(threads[i], NULL);
-    ck_assert_msg(thread_mismatches == 0, "%d mismatches; last:\n%s", thread_mismatches, why);
+    ck_assert_msg(thread_mismatches == 0, "%d mismatches; last:\n%s",
+                  thread_mismatches, why);
 }
 END_TEST
 
@@ -344,17 +359,20 @@ END_TEST
 START_TEST(test_thread_own_stack)
 {
     size_t size = 1 << 20;
-    void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(stack, MAP_FAILED);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     ck_assert_int_eq(pthread_attr_setstack(&attr, stack, size), 0);
     pthread_t t;
-    ck_assert_int_eq(pthread_create(&t, &attr, thread_body, (void *)(intptr_t)7), 0);
+    ck_assert_int_eq(
+        pthread_create(&t, &attr, thread_body, (void *)(intptr_t)7), 0);
     pthread_join(t, NULL);
     pthread_attr_destroy(&attr);
     munmap(stack, size);
-    ck_assert_msg(thread_mismatches == 0, "%d mismatches; last:\n%s", thread_mismatches, why);
+    ck_assert_msg(thread_mismatches == 0, "%d mismatches; last:\n%s",
+                  thread_mismatches, why);
 }
 END_TEST
 
@@ -362,18 +380,19 @@ END_TEST
 
 /* 200 kB frames fit the cached rule; 300 kB ones do not, and are worked
  * out again at every visit. */
-#define BIG_FRAME(name, bytes, next)                                    \
-    __attribute__((noinline)) static int name(int depth, struct capture *c) \
-    {                                                                   \
-        volatile char big[bytes];                                       \
-        big[0] = big[sizeof big - 1] = (char)depth;                     \
-        next;                                                           \
-        __asm__ volatile("" ::: "memory");                              \
-        return big[0] + big[sizeof big - 1];                            \
+#define BIG_FRAME(name, bytes, next)                                           \
+    __attribute__((noinline)) static int name(int depth, struct capture *c)    \
+    {                                                                          \
+        volatile char big[bytes];                                              \
+        big[0] = big[sizeof big - 1] = (char)depth;                            \
+        next;                                                                  \
+        __asm__ volatile("" ::: "memory");                                     \
+        return big[0] + big[sizeof big - 1];                                   \
     }
 BIG_FRAME(big_leaf, 200 << 10, capture_here(c))
 BIG_FRAME(huge_frame, 300 << 10, big_leaf(depth, c))
-BIG_FRAME(big_frame, 200 << 10, depth ? big_frame(depth - 1, c) : huge_frame(depth, c))
+BIG_FRAME(big_frame, 200 << 10,
+          depth ? big_frame(depth - 1, c) : huge_frame(depth, c))
 
 static void *big_frames_thread(void *arg)
 {
@@ -475,7 +494,8 @@ END_TEST
 START_TEST(test_garbage_stack)
 {
     long page = 4096;
-    char *map = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *map = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(map, MAP_FAILED);
     ck_assert_int_eq(mprotect(map + 2 * page, page, PROT_NONE), 0);
     uintptr_t *words = (uintptr_t *)(map + page);
@@ -493,9 +513,10 @@ START_TEST(test_garbage_stack)
     for (int round = 0; round < 20000; round++) {
         for (int i = 0; i < 512; i++) {
             unsigned r = rand_r(&seed);
-            words[i] = r % 3 == 0   ? (uintptr_t)c.frames[1][r % 8]
-                       : r % 3 == 1 ? (uintptr_t)(words + (r % 1024))
-                                    : ((uintptr_t)r << 20) ^ (uintptr_t)rand_r(&seed);
+            words[i] = r % 3 == 0 ? (uintptr_t)c.frames[1][r % 8]
+                       : r % 3 == 1
+                           ? (uintptr_t)(words + (r % 1024))
+                           : ((uintptr_t)r << 20) ^ (uintptr_t)rand_r(&seed);
         }
         void *frames[64];
         uintptr_t sp = (uintptr_t)(words + rand_r(&seed) % 512);
@@ -508,8 +529,10 @@ START_TEST(test_garbage_stack)
             signal_frames += frames[i] == c.frames[1][0];
     }
     if (getenv("FU_SHOW"))
-        fprintf(stderr, "garbage: %.2f frames a walk, %ld through the signal trampoline\n",
-                total / 20000.0, signal_frames);
+        fprintf(
+            stderr,
+            "garbage: %.2f frames a walk, %ld through the signal trampoline\n",
+            total / 20000.0, signal_frames);
     munmap(map, 3 * page);
 }
 END_TEST
@@ -586,7 +609,8 @@ END_TEST
  * slot, evicted each other on every walk, and no walk through them was
  * ever memoized.  (Module bases are random above bit 12: between modules
  * that happened in about a third of the runs of bench/wl.) */
-__attribute__((noinline, visibility("hidden"))) void collide_leaf(struct capture *c);
+__attribute__((noinline, visibility("hidden"))) void collide_leaf(
+    struct capture *c);
 void collide_leaf(struct capture *c)
 {
     capture_here(c);
@@ -628,7 +652,7 @@ START_TEST(test_colliding_return_addresses_stay_cached)
     }
     memo_end(m);
     ck_assert_msg(memoized, "walks through two return addresses 16 KiB apart "
-                  "are never memoized: their rules evict each other");
+                            "are never memoized: their rules evict each other");
 }
 END_TEST
 

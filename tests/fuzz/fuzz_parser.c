@@ -26,88 +26,88 @@ static FILE *sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	(void)argc;
-	(void)argv;
-	sink = fopen("/dev/null", "w");
-	sym_init();
-	view_init(NULL);
-	return 0;
+    (void)argc;
+    (void)argv;
+    sink = fopen("/dev/null", "w");
+    sym_init();
+    view_init(NULL);
+    return 0;
 }
 
 /* The fast splitter must agree with the plain one on any bytes. */
 static void check_splitters(const uint8_t *data, size_t size)
 {
-	const char *p = (const char *)data, *nl;
-	struct slice a[8], b[8];
-	const char *want_nl = memchr(p, '\n', size);
-	size_t line_len = want_nl ? (size_t)(want_nl - p) : size;
-	size_t max = 1 + size % 8;
-	size_t na = split_fields(p, line_len, a, max);
-	size_t nb = split_line(p, p + size, b, max, &nl);
+    const char *p = (const char *)data, *nl;
+    struct slice a[8], b[8];
+    const char *want_nl = memchr(p, '\n', size);
+    size_t line_len = want_nl ? (size_t)(want_nl - p) : size;
+    size_t max = 1 + size % 8;
+    size_t na = split_fields(p, line_len, a, max);
+    size_t nb = split_line(p, p + size, b, max, &nl);
 
-	if (na != nb || nl != want_nl)
-		abort();
-	for (size_t i = 0; i < na; i++)
-		if (a[i].p != b[i].p || a[i].n != b[i].n)
-			abort();
+    if (na != nb || nl != want_nl)
+        abort();
+    for (size_t i = 0; i < na; i++)
+        if (a[i].p != b[i].p || a[i].n != b[i].n)
+            abort();
 }
 
 /* So must the reader thread's whole-buffer indexer, line by line. */
 static void check_indexer(const uint8_t *data, size_t size)
 {
-	static struct line_indexer ix;
-	const char *p = (const char *)data, *end = p + size;
-	size_t k = 0;
+    static struct line_indexer ix;
+    const char *p = (const char *)data, *end = p + size;
+    size_t k = 0;
 
-	index_buffer(&ix, p, size);
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		struct slice f[ENGINE_FIELDS];
-		size_t nf = split_fields(p, len, f, ENGINE_FIELDS);
-		if (k >= ix.nlines || ix.lines[k].len != len)
-			abort();
-		const struct line_index *li = &ix.lines[k++];
-		if (!li->is_long) {
-			if (li->nf != nf)
-				abort();
-			for (size_t i = 0; i < nf; i++)
-				if (p + li->start[i] != f[i].p || li->size[i] != f[i].n)
-					abort();
-		}
-		p += len + 1;
-	}
-	if (k != ix.nlines)
-		abort();
+    index_buffer(&ix, p, size);
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        struct slice f[ENGINE_FIELDS];
+        size_t nf = split_fields(p, len, f, ENGINE_FIELDS);
+        if (k >= ix.nlines || ix.lines[k].len != len)
+            abort();
+        const struct line_index *li = &ix.lines[k++];
+        if (!li->is_long) {
+            if (li->nf != nf)
+                abort();
+            for (size_t i = 0; i < nf; i++)
+                if (p + li->start[i] != f[i].p || li->size[i] != f[i].n)
+                    abort();
+        }
+        p += len + 1;
+    }
+    if (k != ix.nlines)
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	check_splitters(data, size);
-	check_indexer(data, size);
+    check_splitters(data, size);
+    check_indexer(data, size);
 
-	int fd = memfd_create("log", MFD_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (size && write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		return 0;
-	}
-	lseek(fd, 0, SEEK_SET);
+    int fd = memfd_create("log", MFD_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    if (size && write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return 0;
+    }
+    lseek(fd, 0, SEEK_SET);
 
-	struct line_reader lr;
-	struct report rep;
-	struct engine e;
-	lr_init_fd(&lr, fd);
-	report_begin(&rep, sink, size % 3 == 1, "fuzz", NULL);
-	engine_init(&e, &rep, NULL);
-	if (size % 3 == 2)
-		pipeline_run(&lr, &e);
-	else
-		replay_serial(&lr, &e);
-	engine_finish(&e);
-	engine_destroy(&e);
-	lr_close(&lr);
-	close(fd);
-	return 0;
+    struct line_reader lr;
+    struct report rep;
+    struct engine e;
+    lr_init_fd(&lr, fd);
+    report_begin(&rep, sink, size % 3 == 1, "fuzz", NULL);
+    engine_init(&e, &rep, NULL);
+    if (size % 3 == 2)
+        pipeline_run(&lr, &e);
+    else
+        replay_serial(&lr, &e);
+    engine_finish(&e);
+    engine_destroy(&e);
+    lr_close(&lr);
+    close(fd);
+    return 0;
 }

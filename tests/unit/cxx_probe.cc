@@ -3,15 +3,18 @@
 // no libstdc++.  GPL-3.0-or-later.
 #include <stdint.h>
 
-namespace mtt {
-template <class T> struct box { T v; };
+namespace mtt
+{
+template <class T> struct box {
+    T v;
+};
 
 // Not inline and externally visible: it must exist as a dynamic symbol.
 __attribute__((noinline)) int probe(box<int> const &b, char c)
 {
     return b.v + c;
 }
-}
+} // namespace mtt
 
 extern "C" uintptr_t ut_cxx_probe_address(void)
 {

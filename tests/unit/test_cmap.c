@@ -98,7 +98,7 @@ static uint32_t hook_last_seq;
 static void hook(struct cmap_entry *e)
 {
     hook_calls++;
-    hook_last_seq = e->seq;   /* the seq must already be set */
+    hook_last_seq = e->seq; /* the seq must already be set */
 }
 
 START_TEST(on_insert_hook)
@@ -109,7 +109,7 @@ START_TEST(on_insert_hook)
     for (uint64_t k = 1; k <= 50; k++) {
         insert(&m, new_item(k));
         ck_assert_uint_eq(hook_last_seq, k);
-        insert(&m, new_item(k));   /* a duplicate: no call */
+        insert(&m, new_item(k)); /* a duplicate: no call */
     }
     ck_assert_int_eq(hook_calls, 50);
 }
@@ -161,7 +161,7 @@ END_TEST
 
 START_TEST(colliding_hashes)
 {
-    collide = 1;   /* every key on one of three hashes */
+    collide = 1; /* every key on one of three hashes */
     grow_and_check(3000);
     collide = 0;
 }
@@ -174,7 +174,7 @@ END_TEST
 struct conc_arg {
     struct cmap *m;
     int index, nthreads;
-    struct item **got;   /* [key] as returned to this thread */
+    struct item **got; /* [key] as returned to this thread */
 };
 
 static void *conc_insert(void *p)
@@ -183,7 +183,8 @@ static void *conc_insert(void *p)
     uint64_t seed = 1234 + (uint64_t)a->index;
     /* Each thread covers 3/4 of the keys, starting at a different place. */
     for (int i = 0; i < CONC_KEYS * 3 / 4; i++) {
-        uint64_t key = ((uint64_t)i + (uint64_t)a->index * CONC_KEYS / 4) % CONC_KEYS;
+        uint64_t key = ((uint64_t)i + (uint64_t)a->index * CONC_KEYS / 4) %
+                       CONC_KEYS;
         if (ut_rand(&seed) % 2)
             key = CONC_KEYS - 1 - key;
         a->got[key] = insert(a->m, new_item(key));
@@ -209,7 +210,7 @@ static void concurrent(int nthreads)
     for (uint64_t k = 0; k < CONC_KEYS; k++) {
         struct item *it = find(&m, k);
         if (it == NULL)
-            continue;   /* no thread covered it */
+            continue; /* no thread covered it */
         UT_CHECK(it->key == k, "it->key == k");
         UT_CHECK(it->e.seq >= 1, "it->e.seq >= 1");
         UT_CHECK(it->e.seq <= count, "it->e.seq <= count");

@@ -57,7 +57,7 @@ static void assert_defaults(const struct config *k)
 START_TEST(defaults)
 {
     struct config k;
-    memset(&k, 0xff, sizeof k);   /* every field must be set */
+    memset(&k, 0xff, sizeof k); /* every field must be set */
     k.report_pattern[0] = 'x';
     config_defaults(&k);
     assert_defaults(&k);
@@ -90,7 +90,8 @@ END_TEST
 START_TEST(combination_and_empty_items)
 {
     ck_assert_int_eq(parse(",,mtraceinit,,depth=5,classic,unwind=fp,"
-                           "signal=SIGUSR2,report=stderr,"), 0);
+                           "signal=SIGUSR2,report=stderr,"),
+                     0);
     ck_assert_int_eq(c.mtraceinit, 1);
     ck_assert_int_eq(c.classic, 1);
     ck_assert_int_eq(c.depth, 5);
@@ -132,7 +133,7 @@ START_TEST(depth_bounds)
     bad_depth("depth=12x");
     bad_depth("depth= 12");
     bad_depth("depth=99999999999999999999");
-    bad_depth("depth=4294967297");   /* 2^32 + 1: no wrap to 1 */
+    bad_depth("depth=4294967297"); /* 2^32 + 1: no wrap to 1 */
     /* Earlier good value survives a later bad one. */
     ck_assert_int_eq(parse("depth=8,depth=1000"), 1);
     ck_assert_int_eq(c.depth, 8);
@@ -153,7 +154,7 @@ START_TEST(unwind_names)
                                  "unwind=fpx", "unwind=libunwin" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(parse(bad[i]) == 1, "'%s' accepted", bad[i]);
-        ck_assert_int_eq(c.unwinder, UNWIND_FAST);   /* the default stays */
+        ck_assert_int_eq(c.unwinder, UNWIND_FAST); /* the default stays */
     }
 }
 END_TEST
@@ -170,9 +171,11 @@ START_TEST(signal_names)
     ck_assert_int_eq(c.report_signal, SIGTERM);
     ck_assert_int_eq(parse("signal=HUP"), 0);
     ck_assert_int_eq(c.report_signal, SIGHUP);
-    static const char *bad[] = { "signal=bogus", "signal=", "signal=0",
-                                 "signal=SIG", "signal=usr2", "signal=SIGSIGUSR2",
-                                 "signal=USR2x", "signal=99999", "signal=-12" };
+    static const char *bad[] = {
+        "signal=bogus", "signal=",      "signal=0",
+        "signal=SIG",   "signal=usr2",  "signal=SIGSIGUSR2",
+        "signal=USR2x", "signal=99999", "signal=-12"
+    };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(parse(bad[i]) == 1, "'%s' accepted", bad[i]);
         ck_assert_int_eq(c.report_signal, 0);
@@ -198,7 +201,7 @@ START_TEST(report_patterns)
 {
     ck_assert_int_eq(parse("report=stderr"), 0);
     ck_assert_str_eq(c.report_pattern, "stderr");
-    ck_assert_int_eq(parse("report=a=b%p"), 0);   /* '=' in the value */
+    ck_assert_int_eq(parse("report=a=b%p"), 0); /* '=' in the value */
     ck_assert_str_eq(c.report_pattern, "a=b%p");
     ck_assert_int_eq(parse("report=/x/%e.%n,depth=4"), 0);
     ck_assert_str_eq(c.report_pattern, "/x/%e.%n");
@@ -227,8 +230,9 @@ START_TEST(unknown_options_warn_once_each)
     ck_assert_ptr_nonnull(strstr(last_warning, "baz"));
     /* Flags do not take values; values do not stand alone. */
     static const char *bad[] = { "mtraceinit=1", "classic=yes", "depth",
-                                 "unwind", "signal", "report", "Depth=3",
-                                 "=", "=3", " mtraceinit" };
+                                 "unwind",       "signal",      "report",
+                                 "Depth=3",      "=",           "=3",
+                                 " mtraceinit" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int before = n_warnings;
         ck_assert_msg(parse(bad[i]) == 1, "'%s' accepted", bad[i]);

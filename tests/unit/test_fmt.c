@@ -19,8 +19,9 @@ static void check_one(fmt_fn fn, const char *name, uint64_t v,
     size_t n = strlen(expected);
     UT_CHECK(end == buf + n, "%s(%#" PRIx64 "): wrote %td bytes, want %zu",
              name, v, end - buf, n);
-    UT_CHECK(memcmp(buf, expected, n) == 0, "%s(%#" PRIx64 "): '%.*s' want '%s'",
-             name, v, (int)n, buf, expected);
+    UT_CHECK(memcmp(buf, expected, n) == 0,
+             "%s(%#" PRIx64 "): '%.*s' want '%s'", name, v, (int)n, buf,
+             expected);
     for (size_t i = n; i < sizeof buf; i++)
         UT_CHECK(buf[i] == 0x5a, "%s wrote past its end", name);
 }
@@ -34,7 +35,7 @@ static void check_all(uint64_t v)
     check_one(fmt_size, "fmt_size", v, want);
     snprintf(want, sizeof want, "%" PRIu64, v);
     check_one(fmt_dec, "fmt_dec", v, want);
-    if (v != 0) {   /* %p is only defined here for non-NULL pointers */
+    if (v != 0) { /* %p is only defined here for non-NULL pointers */
         snprintf(want, sizeof want, "%p", (void *)(uintptr_t)v);
         check_one(fmt_ptr, "fmt_ptr", v, want);
     }
@@ -43,11 +44,31 @@ static void check_all(uint64_t v)
 START_TEST(edge_values)
 {
     static const uint64_t fixed[] = {
-        0, 1, 9, 10, 11, 15, 16, 17, 99, 100, 255, 256, 4095, 4096,
-        UINT32_MAX - 1, UINT32_MAX, (uint64_t)UINT32_MAX + 1, INT64_MAX,
-        (uint64_t)INT64_MAX + 1, UINT64_MAX - 1, UINT64_MAX,
-        10000000000000000000ull, 9999999999999999999ull,
-        0x7ffff7dd1000ull, 0x555555554000ull,
+        0,
+        1,
+        9,
+        10,
+        11,
+        15,
+        16,
+        17,
+        99,
+        100,
+        255,
+        256,
+        4095,
+        4096,
+        UINT32_MAX - 1,
+        UINT32_MAX,
+        (uint64_t)UINT32_MAX + 1,
+        INT64_MAX,
+        (uint64_t)INT64_MAX + 1,
+        UINT64_MAX - 1,
+        UINT64_MAX,
+        10000000000000000000ull,
+        9999999999999999999ull,
+        0x7ffff7dd1000ull,
+        0x555555554000ull,
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         check_all(fixed[i]);

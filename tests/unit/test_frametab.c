@@ -61,7 +61,7 @@ START_TEST(exported_c_function)
     ck_assert_str_eq(f->symbol, "ut_probe_a");
     ck_assert_uint_eq(f->symbol_offset, 0);
     ck_assert_ptr_nonnull(strstr(f->where, "(ut_probe_a+0)[0x"));
-    f = check_frame(fn + 5);   /* a return address inside the body */
+    f = check_frame(fn + 5); /* a return address inside the body */
     ck_assert_str_eq(f->symbol, "ut_probe_a");
     ck_assert_uint_eq(f->symbol_offset, 5);
     ck_assert_ptr_nonnull(strstr(f->where, "(ut_probe_a+5)[0x"));
@@ -77,7 +77,7 @@ START_TEST(same_address_same_frame)
     unsigned epoch = frametab_epoch();
     frametab_new_epoch();
     ck_assert_uint_eq(frametab_epoch(), epoch + 1);
-    struct frame *g = check_frame(fn);   /* resolved again */
+    struct frame *g = check_frame(fn); /* resolved again */
     ck_assert_ptr_ne(g, f);
     ck_assert_uint_eq(g->epoch, epoch + 1);
     ck_assert_uint_eq(f->epoch, epoch);
@@ -99,7 +99,9 @@ END_TEST
 /* Exported C++ functions of libstdc++, whichever alias dladdr picks. */
 START_TEST(cxx_symbol_in_libstdcxx)
 {
-    static const struct { const char *mangled, *demangled; } syms[] = {
+    static const struct {
+        const char *mangled, *demangled;
+    } syms[] = {
         { "_ZNSt6chrono3_V212system_clock3nowEv",
           "std::chrono::_V2::system_clock::now()" },
         { "_ZNSt13runtime_errorC1EPKc",
@@ -154,7 +156,8 @@ END_TEST
 /* An anonymous mapping is in no module: "[0xADDR]", as glibc's "[%p]". */
 START_TEST(outside_every_module)
 {
-    char *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                      0);
     ck_assert(page != MAP_FAILED);
     uintptr_t addr = (uintptr_t)page + 0x10;
     struct frame *f = frametab_get(addr);

@@ -19,7 +19,7 @@ struct model {
 
 static uintptr_t ptr_of(const struct model *m, size_t i)
 {
-    return m->base + 16 * i;   /* malloc-like: 16-byte aligned */
+    return m->base + 16 * i; /* malloc-like: 16-byte aligned */
 }
 
 static void model_init(struct model *m, uintptr_t base, size_t n)
@@ -49,10 +49,11 @@ static void model_step(struct model *m, uint64_t *seed)
     size_t size;
     uint32_t stack;
     if (m->in[i]) {
-        UT_CHECK(livetab_remove(p, &size, &stack), "%#lx lost", (unsigned long)p);
+        UT_CHECK(livetab_remove(p, &size, &stack), "%#lx lost",
+                 (unsigned long)p);
         UT_CHECK(size == m->size[i] && stack == m->stack[i],
-                 "%#lx: size %zu stack %u, want %zu %u", (unsigned long)p,
-                 size, stack, m->size[i], m->stack[i]);
+                 "%#lx: size %zu stack %u, want %zu %u", (unsigned long)p, size,
+                 stack, m->size[i], m->stack[i]);
         m->in[i] = 0;
         m->live--;
         return;
@@ -134,7 +135,7 @@ START_TEST(prefetch_changes_nothing)
 {
     size_t size;
     uint32_t stack;
-    livetab_prefetch(0x1000);   /* empty table */
+    livetab_prefetch(0x1000); /* empty table */
     livetab_insert(0x1000, 5, 9);
     livetab_prefetch(0x1000);
     livetab_prefetch(0x2000);
@@ -150,11 +151,11 @@ START_TEST(remove_absent)
 {
     size_t size;
     uint32_t stack;
-    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 0);   /* empty */
+    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 0); /* empty */
     livetab_insert(0x1000, 1, 1);
     ck_assert_int_eq(livetab_remove(0x1010, &size, &stack), 0);
     ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 1);
-    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 0);   /* twice */
+    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 0); /* twice */
     ck_assert_uint_eq(livetab_count(), 0);
 }
 END_TEST
@@ -176,8 +177,10 @@ END_TEST
 START_TEST(big_sizes_exact)
 {
     static const size_t sizes[] = {
-        0xfffffffeu, 0xffffffffu, (size_t)1 << 32, ((size_t)1 << 32) + 1,
-        (size_t)5 << 30, (size_t)1 << 47, SIZE_MAX, 0x7fffffffffffffffull,
+        0xfffffffeu,     0xffffffffu,
+        (size_t)1 << 32, ((size_t)1 << 32) + 1,
+        (size_t)5 << 30, (size_t)1 << 47,
+        SIZE_MAX,        0x7fffffffffffffffull,
     };
     enum { N = sizeof sizes / sizeof sizes[0] };
     for (size_t i = 0; i < N; i++)
@@ -239,8 +242,10 @@ START_TEST(colliding_runs)
     uint64_t seed = 77;
     for (int g = 0; g < GROUPS; g++)
         for (int j = 0; j < PER; j++) {
-            keys[g * PER + j] = 0x700000000000ull + (uintptr_t)g * 0x40 + (uintptr_t)j;
-            livetab_insert(keys[g * PER + j], (size_t)(g * PER + j), (uint32_t)g);
+            keys[g * PER + j] = 0x700000000000ull + (uintptr_t)g * 0x40 +
+                                (uintptr_t)j;
+            livetab_insert(keys[g * PER + j], (size_t)(g * PER + j),
+                           (uint32_t)g);
             live[g * PER + j] = 1;
         }
     ck_assert_uint_eq(livetab_count(), GROUPS * PER);
@@ -288,7 +293,8 @@ START_TEST(random_million)
             size_t size;
             uint32_t stack;
             UT_CHECK(livetab_remove(ptr_of(&m, i), &size, &stack) == 1 &&
-                     size == m.size[i], "block %zu wrong at drain", i);
+                         size == m.size[i],
+                     "block %zu wrong at drain", i);
         }
     ck_assert_uint_eq(livetab_count(), 0);
     model_free(&m);
@@ -317,7 +323,8 @@ START_TEST(four_threads_disjoint)
     for (int k = 0; k < 4; k++) {
         model_init(&models[k], 0x7f0000000000ull + ((uintptr_t)k << 32), 50000);
         args[k] = (struct thread_arg){ &models[k], 100 + (uint64_t)k };
-        ck_assert_int_eq(pthread_create(&t[k], NULL, thread_steps, &args[k]), 0);
+        ck_assert_int_eq(pthread_create(&t[k], NULL, thread_steps, &args[k]),
+                         0);
     }
     for (int k = 0; k < 4; k++)
         pthread_join(t[k], NULL);

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 static char dir[256];
-static const pid_t PID = 4242;   /* the pid we open logs for */
+static const pid_t PID = 4242; /* the pid we open logs for */
 
 static void setup(void)
 {
@@ -172,7 +172,7 @@ START_TEST(locked_by_other_process)
     ck_assert_int_eq(pipe(release), 0);
     pid_t child = fork();
     ck_assert_int_ge(child, 0);
-    if (child == 0) {   /* holds the lock until the parent says so */
+    if (child == 0) { /* holds the lock until the parent says so */
         int fd = open(path, O_RDWR | O_CREAT, 0644);
         char c = fd >= 0 && flock(fd, LOCK_EX) == 0 ? 'y' : 'n';
         close(release[1]);
@@ -216,7 +216,7 @@ START_TEST(own_pid_header)
     free(kept);
     close(fd);
 
-    ut_write_file(want, text);   /* PATH.PID is ours too */
+    ut_write_file(want, text); /* PATH.PID is ours too */
     fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
     assert_claimed(fd, want1);
     ck_assert_str_eq(chosen, want1);
@@ -265,7 +265,7 @@ START_TEST(same_pid_other_process)
     path_in_dir(path, sizeof path, "log", 0, 0);
     snprintf(tag, sizeof tag, "%s", logfile_process_tag());
     char *start = strchr(tag, ':') + 1;
-    start[0] = start[0] == '9' ? '8' : '9';   /* another start time */
+    start[0] = start[0] == '9' ? '8' : '9'; /* another start time */
     snprintf(text, sizeof text, "= Start\n#v 1 pid=%ld proc=%s ppid=1\n",
              (long)PID, tag);
     ut_write_file(path, text);
@@ -300,10 +300,10 @@ START_TEST(forked_never_plain)
     int fd = logfile_open(pattern, PID, 1, chosen, sizeof chosen);
     assert_claimed(fd, want);
     ck_assert_str_eq(chosen, want);
-    ck_assert(!exists(pattern));   /* never even created */
+    ck_assert(!exists(pattern)); /* never even created */
     int fd1 = logfile_open(pattern, PID, 1, chosen, sizeof chosen);
     path_in_dir(want1, sizeof want1, "f.%ld.%ld", PID, 1);
-    assert_claimed(fd1, want1);   /* the first is still held */
+    assert_claimed(fd1, want1); /* the first is still held */
     ck_assert_str_eq(chosen, want1);
     close(fd);
     close(fd1);
@@ -358,7 +358,7 @@ START_TEST(unwritable_directory)
     char ro[512], missing[512], chosen[4096];
     path_in_dir(ro, sizeof ro, "ro", 0, 0);
     ck_assert_int_eq(mkdir(ro, 0555), 0);
-    ck_assert_int_eq(chmod(dir, 0755), 0);   /* searchable by "nobody" */
+    ck_assert_int_eq(chmod(dir, 0755), 0); /* searchable by "nobody" */
     pid_t child = fork();
     ck_assert_int_ge(child, 0);
     if (child == 0)
@@ -366,10 +366,13 @@ START_TEST(unwritable_directory)
     int status;
     ck_assert_int_eq(waitpid(child, &status, 0), child);
     ck_assert(WIFEXITED(status));
-    if (WEXITSTATUS(status) == 10)   /* e.g. a user namespace without uid 65534 */
-        fprintf(stderr, "logfile: cannot drop root; read-only directory case skipped\n");
+    if (WEXITSTATUS(status) == 10) /* e.g. a user namespace without uid 65534 */
+        fprintf(
+            stderr,
+            "logfile: cannot drop root; read-only directory case skipped\n");
     else
-        ck_assert_msg(WEXITSTATUS(status) == 0, "child: %d", WEXITSTATUS(status));
+        ck_assert_msg(WEXITSTATUS(status) == 0, "child: %d",
+                      WEXITSTATUS(status));
 
     path_in_dir(missing, sizeof missing, "no/such/dir/log", 0, 0);
     errno = 0;

@@ -79,7 +79,7 @@ START_TEST(libc_build_id_matches_readelf)
         }
     pclose(p);
     if (id == NULL)
-        return;   /* no readelf here: the file reader check stands alone */
+        return; /* no readelf here: the file reader check stands alone */
     ck_assert_str_eq(m->build_id, id);
 }
 END_TEST
@@ -90,7 +90,7 @@ START_TEST(ids_in_order)
     modmap_find((uintptr_t)ut_probe_a);
     modmap_find((uintptr_t)getpid);
     int n = modmap_count();
-    ck_assert_int_ge(n, 2);   /* the runner and libc */
+    ck_assert_int_ge(n, 2); /* the runner and libc */
     for (int i = 0; i < n; i++) {
         struct module *m = modmap_get(i);
         ck_assert_ptr_nonnull(m);
@@ -105,7 +105,8 @@ END_TEST
 
 START_TEST(anonymous_memory)
 {
-    char *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                      0);
     ck_assert(page != MAP_FAILED);
     ck_assert_ptr_null(modmap_find((uintptr_t)page + 8));
     munmap(page, 4096);
@@ -133,22 +134,22 @@ START_TEST(dlopen_dlclose)
     char path[PATH_MAX + 16];
     uintptr_t fn;
     probe_path(path, sizeof path);
-    modmap_find((uintptr_t)ut_probe_a);   /* the table knows the start-up set */
+    modmap_find((uintptr_t)ut_probe_a); /* the table knows the start-up set */
     ck_assert_int_eq(modmap_mark_unloaded(), 0);
 
     void *h = open_probe(path, &fn);
     struct module *m = modmap_find(fn + 2);
     check_module(m, fn + 2, path);
     same_file(m->path, path);
-    ck_assert_int_eq(modmap_mark_unloaded(), 0);   /* still loaded */
+    ck_assert_int_eq(modmap_mark_unloaded(), 0); /* still loaded */
 
     ck_assert_int_eq(dlclose(h), 0);
-    ck_assert_ptr_null(dlopen(path, RTLD_NOW | RTLD_NOLOAD));   /* really gone */
+    ck_assert_ptr_null(dlopen(path, RTLD_NOW | RTLD_NOLOAD)); /* really gone */
     ck_assert_int_ge(modmap_mark_unloaded(), 1);
     ck_assert_int_eq(atomic_load(&m->unloaded), 1);
-    ck_assert_ptr_eq(modmap_get(m->id), m);   /* the record stays */
+    ck_assert_ptr_eq(modmap_get(m->id), m); /* the record stays */
     ck_assert_ptr_null(modmap_find(fn + 2));
-    ck_assert_int_eq(modmap_mark_unloaded(), 0);   /* counted once */
+    ck_assert_int_eq(modmap_mark_unloaded(), 0); /* counted once */
 
     /* Loaded again: a new module, the old record still marked. */
     h = open_probe(path, &fn);

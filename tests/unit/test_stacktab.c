@@ -24,7 +24,8 @@ static void *libc_code(void)
 
 START_TEST(same_addresses_same_stack)
 {
-    void *a[3] = { code(ut_probe_a, 4), code(ut_probe_b, 8), code(ut_probe_c, 1) };
+    void *a[3] = { code(ut_probe_a, 4), code(ut_probe_b, 8),
+                   code(ut_probe_c, 1) };
     void *copy[3];
     memcpy(copy, a, sizeof a);
     struct stack *s1 = stacktab_intern(a, 3);
@@ -41,7 +42,8 @@ END_TEST
 
 START_TEST(different_addresses_different_stack)
 {
-    void *a[3] = { code(ut_probe_a, 4), code(ut_probe_b, 8), code(ut_probe_c, 1) };
+    void *a[3] = { code(ut_probe_a, 4), code(ut_probe_b, 8),
+                   code(ut_probe_c, 1) };
     void *swapped[3] = { a[1], a[0], a[2] };
     void *other[3] = { a[0], a[1], code(ut_probe_c, 2) };
     struct stack *s = stacktab_intern(a, 3);
@@ -140,8 +142,10 @@ START_TEST(many_stacks)
     for (int i = 0; i < N; i++) {
         void *a[3] = { code(ut_probe_a, i % 50), code(ut_probe_b, i / 50 % 50),
                        code(ut_probe_c, i / 2500) };
-        UT_CHECK(stacktab_intern(a, 3) == made[i], "stack %d not deduplicated", i);
-        UT_CHECK(stacktab_by_id((uint32_t)i + 1) == made[i], "by_id(%d)", i + 1);
+        UT_CHECK(stacktab_intern(a, 3) == made[i], "stack %d not deduplicated",
+                 i);
+        UT_CHECK(stacktab_by_id((uint32_t)i + 1) == made[i], "by_id(%d)",
+                 i + 1);
     }
     static struct tally t;
     stacktab_each(tally_stack, &t);
@@ -155,7 +159,7 @@ START_TEST(new_epoch_keys_anew)
 {
     void *a[2] = { code(ut_probe_a, 2), code(ut_probe_b, 2) };
     struct stack *before = stacktab_intern(a, 2);
-    frametab_new_epoch();   /* as after a dlclose() */
+    frametab_new_epoch(); /* as after a dlclose() */
     struct stack *after = stacktab_intern(a, 2);
     ck_assert_ptr_ne(before, after);
     ck_assert_uint_ne(stack_id(before), stack_id(after));

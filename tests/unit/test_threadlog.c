@@ -16,7 +16,7 @@ static pthread_mutex_t sink_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *sunk;
 static size_t sunk_len, sunk_cap, handovers;
 
-static int sink_busy;   /* declines hand-overs that need not wait */
+static int sink_busy; /* declines hand-overs that need not wait */
 
 static int test_sink(const char *lines, size_t n, int wait)
 {
@@ -63,8 +63,8 @@ START_TEST(line_pending_until_handed_over)
     threadlog_flush_mine();
     ck_assert(!threadlog_pending(tag));
     ck_assert_str_eq(sunk, "+ 0x10 0x1\n");
-    ck_assert_uint_ne(threadlog_tag(), tag);   /* a new generation */
-    threadlog_flush_mine();                    /* empty: nothing handed */
+    ck_assert_uint_ne(threadlog_tag(), tag); /* a new generation */
+    threadlog_flush_mine();                  /* empty: nothing handed */
     ck_assert_uint_eq(handovers, 1);
 }
 END_TEST
@@ -81,7 +81,7 @@ START_TEST(full_buffer_hands_over_in_order)
         want_len += (size_t)n;
     }
     ck_assert_uint_gt(handovers, 20000 * 12 / THREADLOG_SIZE);
-    ck_assert_uint_lt(sunk_len, want_len);   /* the last part still buffered */
+    ck_assert_uint_lt(sunk_len, want_len); /* the last part still buffered */
     ck_assert_uint_gt(sunk_len, want_len - THREADLOG_SIZE);
     ck_assert_int_eq(sunk[sunk_len - 1], '\n');
     threadlog_flush_all();
@@ -154,7 +154,8 @@ static void *other_thread(void *arg)
 /* A thread that depends on another's pending line hands it over. */
 START_TEST(settle_hands_over_the_other_thread)
 {
-    struct other o = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+    struct other o = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0,
+                       0 };
     pthread_t t;
     ck_assert_int_eq(pthread_create(&t, NULL, other_thread, &o), 0);
     wait_step(&o, 1);
@@ -169,7 +170,7 @@ START_TEST(settle_hands_over_the_other_thread)
     ck_assert(sunk_has("+ 0xabc0 0x8\n"));
     ck_assert(!threadlog_pending(o.tag));
     ck_assert(!sunk_has("- 0x1"));
-    threadlog_settle(0);   /* no line: nothing */
+    threadlog_settle(0); /* no line: nothing */
     set_step(&o, 2);
     pthread_join(t, NULL);
 }
@@ -181,7 +182,7 @@ START_TEST(stale_tag_goes_out_at_once)
 {
     uint32_t tag = threadlog_tag();
     append_str("+ 0x20 0x1\n");
-    threadlog_flush_all();           /* as another thread's settle would */
+    threadlog_flush_all(); /* as another thread's settle would */
     ck_assert_uint_ne(threadlog_tag(), tag);
     threadlog_append("+ 0x30 0x1\n", 11, tag);
     ck_assert(sunk_has("+ 0x30 0x1\n"));
@@ -241,7 +242,8 @@ START_TEST(concurrent_order_kept)
 {
     pthread_t t[WRITERS];
     for (long k = 0; k < WRITERS; k++)
-        ck_assert_int_eq(pthread_create(&t[k], NULL, writer_thread, (void *)k), 0);
+        ck_assert_int_eq(pthread_create(&t[k], NULL, writer_thread, (void *)k),
+                         0);
     for (int k = 0; k < WRITERS; k++)
         pthread_join(t[k], NULL);
     threadlog_flush_all();
@@ -250,7 +252,8 @@ START_TEST(concurrent_order_kept)
     for (; line; line = strtok_r(NULL, "\n", &save)) {
         int id, i;
         UT_CHECK(sscanf(line, "+ %d %d", &id, &i) == 2 && id >= 0 &&
-                 id < WRITERS, "bad line '%s'", line);
+                     id < WRITERS,
+                 "bad line '%s'", line);
         UT_CHECK(i == next[id], "thread %d: line %d after %d", id, i, next[id]);
         next[id]++;
     }
@@ -268,15 +271,17 @@ START_TEST(livetab_carries_tags)
     uint32_t t1 = threadlog_tag();
     ck_assert_uint_eq(livetab_insert_tagged(0x5000, 32, 7, t1), 0);
     append_str("+ 0x5000 0x20 s7\n");
-    ck_assert_int_eq(livetab_remove_tagged(0x5000, &size, &stack, &alloc_tag, t1),
-                     LIVE_FOUND);
+    ck_assert_int_eq(
+        livetab_remove_tagged(0x5000, &size, &stack, &alloc_tag, t1),
+        LIVE_FOUND);
     ck_assert_uint_eq(size, 32);
     ck_assert_uint_eq(stack, 7);
     ck_assert_uint_eq(alloc_tag, t1);
     /* Freed: not counted, not visited, not removable again. */
     ck_assert_uint_eq(livetab_count(), 0);
-    ck_assert_int_eq(livetab_remove_tagged(0x5000, &size, &stack, &alloc_tag, t1),
-                     LIVE_ABSENT);
+    ck_assert_int_eq(
+        livetab_remove_tagged(0x5000, &size, &stack, &alloc_tag, t1),
+        LIVE_ABSENT);
     /* Allocated again: the free's tag comes back. */
     ck_assert_uint_eq(livetab_insert_tagged(0x5000, 16, 8, t1), t1);
     ck_assert_uint_eq(livetab_count(), 1);
@@ -326,7 +331,8 @@ START_TEST(livetab_drops_settled_frees_only)
                                             settled) != 0;
     ck_assert_uint_lt(remembered, 100);
     for (uintptr_t i = 0; i < PENDING; i++)
-        UT_CHECK(livetab_insert_tagged(0x100000 + 16 * i, 8, 1, pending) == pending,
+        UT_CHECK(livetab_insert_tagged(0x100000 + 16 * i, 8, 1, pending) ==
+                     pending,
                  "pending free of block %lu forgotten", (unsigned long)i);
     ck_assert_uint_eq(livetab_count(), PENDING + 1000);
     livetab_each(count_visit, NULL);

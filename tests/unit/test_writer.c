@@ -114,8 +114,9 @@ static size_t emit_records(struct writer *w, char *ref, size_t cap, int n)
         writer_dec(w, b);
         writer_putc(w, '\n');
         len += (size_t)snprintf(ref + len, cap - len,
-                                "@ ./prog:[%#" PRIx64 "] + %" PRIx64 " %#" PRIx64
-                                " %" PRIu64 "\n", a | 1, a, b, b);
+                                "@ ./prog:[%#" PRIx64 "] + %" PRIx64
+                                " %#" PRIx64 " %" PRIu64 "\n",
+                                a | 1, a, b, b);
         UT_CHECK(len < cap, "reference buffer too small");
     }
     return len;
@@ -123,7 +124,7 @@ static size_t emit_records(struct writer *w, char *ref, size_t cap, int n)
 
 START_TEST(small_buffer_file)
 {
-    char path[512], buf[7];   /* 7 bytes: every record is split across flushes */
+    char path[512], buf[7]; /* 7 bytes: every record is split across flushes */
     static char ref[1 << 20];
     struct writer w;
     int fd = open_tmp("log", path, sizeof path);
@@ -178,15 +179,15 @@ struct drain {
     int fd;
     char *out;
     size_t len, cap;
-    unsigned pause_us;   /* between reads: keeps the pipe full */
+    unsigned pause_us; /* between reads: keeps the pipe full */
 };
 
 static void *drain_pipe(void *arg)
 {
     struct drain *d = arg;
     for (;;) {
-        ssize_t n = read(d->fd, d->out + d->len, 1500 < d->cap - d->len ?
-                                                  1500 : d->cap - d->len);
+        ssize_t n = read(d->fd, d->out + d->len,
+                         1500 < d->cap - d->len ? 1500 : d->cap - d->len);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -211,7 +212,7 @@ START_TEST(pipe_small_buffer)
     writer_init(&w, p[1], buf, sizeof buf);
     size_t n = emit_records(&w, ref, sizeof ref, 3000);
     ck_assert_int_eq(writer_flush(&w), 0);
-    writer_close(&w);   /* EOF for the reader */
+    writer_close(&w); /* EOF for the reader */
     pthread_join(reader, NULL);
     close(p[0]);
     ck_assert_uint_eq(d.len, n);
@@ -227,12 +228,12 @@ START_TEST(dev_full_fails_once_then_noop)
     ck_assert_int_ge(fd, 0);
     writer_init(&w, fd, buf, sizeof buf);
     writer_puts(&w, "0123456789");
-    ck_assert_int_eq(w.failed, 0);   /* still buffered */
-    writer_puts(&w, "abcdefghij");   /* overflows: the flush fails */
+    ck_assert_int_eq(w.failed, 0); /* still buffered */
+    writer_puts(&w, "abcdefghij"); /* overflows: the flush fails */
     ck_assert_int_eq(w.failed, ENOSPC);
     writer_puts(&w, "more");
     writer_dec(&w, 12345);
-    ck_assert_uint_eq(w.len, 0);     /* later puts are no-ops */
+    ck_assert_uint_eq(w.len, 0); /* later puts are no-ops */
     ck_assert_int_eq(writer_flush(&w), ENOSPC);
     ck_assert_int_eq(w.failed, ENOSPC);
     writer_close(&w);
@@ -324,7 +325,7 @@ START_TEST(signals_interrupt_pipe_writes)
         ck_abort_msg("F_SETPIPE_SZ: %s", strerror(errno));
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = count_signal;   /* no SA_RESTART */
+    sa.sa_handler = count_signal; /* no SA_RESTART */
     ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
     /* Helpers start with SIGUSR1 blocked: every signal hits the writer. */
     sigset_t usr1, old;
@@ -379,7 +380,7 @@ START_TEST(nonblocking_full_pipe)
         data[i] = (char)('a' + ut_rand(&seed) % 26);
     ck_assert_int_eq(write_all(p[1], data, sizeof data), EAGAIN);
     ssize_t got = read(p[0], back, sizeof back);
-    ck_assert_int_eq(got, size);   /* exactly what fitted */
+    ck_assert_int_eq(got, size); /* exactly what fitted */
     ck_assert(memcmp(back, data, (size_t)got) == 0);
 
     /* Fill it again; now the writer's flush fails. */
@@ -406,7 +407,7 @@ START_TEST(write_all_errors)
     ck_assert_int_eq(write_all(p[1], "abc", 3), EPIPE);
     close(p[1]);
     ck_assert_int_eq(write_all(p[1], "abc", 3), EBADF);
-    ck_assert_int_eq(write_all(p[1], "", 0), 0);   /* nothing to do */
+    ck_assert_int_eq(write_all(p[1], "", 0), 0); /* nothing to do */
 }
 END_TEST
 
@@ -447,7 +448,7 @@ START_TEST(unbuffered_flushes_at_newline)
     w.unbuffered = 1;
     writer_puts(&w, "+ 0x10 ");
     writer_size(&w, 0x20);
-    ck_assert_int_eq(file_size(path), 0);   /* no line end yet */
+    ck_assert_int_eq(file_size(path), 0); /* no line end yet */
     writer_putc(&w, '\n');
     ck_assert_int_eq(file_size(path), 12);
     char *text = ut_slurp(path, NULL);
@@ -475,7 +476,7 @@ START_TEST(guard_survives_dup2_over_descriptor)
     getrlimit(RLIMIT_NOFILE, &rl);
     if (rl.rlim_cur > 1000) {
         ck_assert_int_ge(w.fd, 900);
-        ck_assert(!fd_is_open(fd));   /* the low number is given back */
+        ck_assert(!fd_is_open(fd)); /* the low number is given back */
     }
     ck_assert(fcntl(w.fd, F_GETFD) & FD_CLOEXEC);
     writer_puts(&w, "one\n");
@@ -487,7 +488,7 @@ START_TEST(guard_survives_dup2_over_descriptor)
     writer_puts(&w, "two\n");
     ck_assert_int_eq(writer_flush(&w), 0);
     writer_close(&w);
-    ck_assert(fd_is_open(slot));   /* the program's descriptor stays */
+    ck_assert(fd_is_open(slot)); /* the program's descriptor stays */
     ck_assert_int_eq(write(slot, "prog\n", 5), 5);
 
     char *text = ut_slurp(path, NULL);
@@ -509,7 +510,7 @@ START_TEST(guard_survives_close)
     writer_guard_descriptor(&w, path);
     writer_puts(&w, "a\n");
     ck_assert_int_eq(writer_flush(&w), 0);
-    close(w.fd);   /* a program closing every descriptor */
+    close(w.fd); /* a program closing every descriptor */
     writer_puts(&w, "b\n");
     ck_assert_int_eq(writer_flush(&w), 0);
     writer_close(&w);
@@ -535,7 +536,7 @@ START_TEST(pieces_not_split)
     inject_fd = fd;
     inject_mode = OBSERVE;
     for (int i = 0; i < 10000; i++) {
-        size_t n = 1 + ut_rand(&seed) % sizeof buf;   /* 1..cap: all fit */
+        size_t n = 1 + ut_rand(&seed) % sizeof buf; /* 1..cap: all fit */
         for (size_t k = 0; k < n; k++)
             ref[len + k] = (char)('a' + (i + (int)k) % 26);
         writer_put(&w, ref + len, n);
@@ -621,7 +622,7 @@ START_TEST(file_size_limit_default_action)
     writer_guard_descriptor(&w, path);
     emit_records(&w, ref, sizeof ref, 200);
     writer_flush(&w);
-    ck_assert_int_eq(w.failed, EFBIG);   /* and we are still alive */
+    ck_assert_int_eq(w.failed, EFBIG); /* and we are still alive */
     writer_close(&w);
 }
 END_TEST
@@ -639,7 +640,7 @@ START_TEST(broken_pipe_no_sigpipe)
     writer_guard_descriptor(&w, NULL);
     close(p[0]);
     writer_puts(&w, "nobody reads this\n");
-    ck_assert_int_eq(writer_flush(&w), EPIPE);   /* and we are still alive */
+    ck_assert_int_eq(writer_flush(&w), EPIPE); /* and we are still alive */
     ck_assert_int_eq(w.failed, EPIPE);
     sigset_t pending;
     sigpending(&pending);
@@ -658,7 +659,7 @@ START_TEST(file_size_limit_lowered_later)
     signal(SIGXFSZ, SIG_DFL);
     ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &lim), 0);
     if (lim.rlim_cur != RLIM_INFINITY)
-        return;   /* the runner itself is limited: nothing to lower later */
+        return; /* the runner itself is limited: nothing to lower later */
     struct writer w;
     writer_init(&w, open_tmp("log", path, sizeof path), buf, sizeof buf);
     writer_guard_descriptor(&w, path);
@@ -666,7 +667,7 @@ START_TEST(file_size_limit_lowered_later)
     ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
     emit_records(&w, ref, sizeof ref, 200);
     writer_flush(&w);
-    ck_assert_int_eq(w.failed, EFBIG);   /* and we are still alive */
+    ck_assert_int_eq(w.failed, EFBIG); /* and we are still alive */
     writer_close(&w);
 }
 END_TEST

@@ -10,10 +10,10 @@
 /* An assertion for hot loops: Check's ck_assert_* report every passing
  * check to the parent process (a pipe write each), which makes a million
  * of them take seconds; this one only calls into Check on failure. */
-#define UT_CHECK(cond, ...)                 \
-    do {                                    \
-        if (!(cond))                        \
-            ck_abort_msg(__VA_ARGS__);      \
+#define UT_CHECK(cond, ...)                                                    \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            ck_abort_msg(__VA_ARGS__);                                         \
     } while (0)
 
 Suite *fmt_suite(void);

@@ -32,7 +32,9 @@ void ut_mkdtemp(char *out, size_t size)
 static int remove_one(const char *path, const struct stat *st, int flag,
                       struct FTW *ftw)
 {
-    (void)st; (void)flag; (void)ftw;
+    (void)st;
+    (void)flag;
+    (void)ftw;
     remove(path);
     return 0;
 }
@@ -86,7 +88,8 @@ static int object_cb(struct dl_phdr_info *info, size_t size, void *arg)
         if (ph->p_type == PT_LOAD && q->addr >= start &&
             q->addr < start + ph->p_memsz) {
             q->bias = info->dlpi_addr;
-            snprintf(q->name, q->size, "%s", info->dlpi_name ? info->dlpi_name : "");
+            snprintf(q->name, q->size, "%s",
+                     info->dlpi_name ? info->dlpi_name : "");
             q->found = 1;
             return 1;
         }
@@ -117,8 +120,7 @@ static int note_build_id(const unsigned char *p, size_t n, char *hex,
         if (desc_off + nh->n_descsz > n)
             return 0;
         if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-            memcmp(p + name_off, "GNU", 4) == 0 &&
-            2 * nh->n_descsz < size) {
+            memcmp(p + name_off, "GNU", 4) == 0 && 2 * nh->n_descsz < size) {
             for (size_t i = 0; i < nh->n_descsz; i++)
                 sprintf(hex + 2 * i, "%02x", p[desc_off + i]);
             return 1;
@@ -141,7 +143,8 @@ int ut_file_build_id(const char *path, char *hex, size_t size)
     }
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     for (int i = 0; i < eh->e_shnum; i++)
-        if (sh[i].sh_type == SHT_NOTE && sh[i].sh_offset + sh[i].sh_size <= len &&
+        if (sh[i].sh_type == SHT_NOTE &&
+            sh[i].sh_offset + sh[i].sh_size <= len &&
             note_build_id(img + sh[i].sh_offset, sh[i].sh_size, hex, size))
             break;
     free(img);
@@ -161,7 +164,7 @@ void ut_exe_dir(char *out, size_t size)
  * frame tables. */
 __attribute__((noinline)) int ut_probe_a(int x)
 {
-    volatile int acc = x;   /* a body long enough for interior offsets */
+    volatile int acc = x; /* a body long enough for interior offsets */
     for (int i = 0; i < 7; i++)
         acc = acc * 7 + 1 + i;
     return acc;
@@ -169,7 +172,7 @@ __attribute__((noinline)) int ut_probe_a(int x)
 
 __attribute__((noinline)) int ut_probe_b(int x)
 {
-    volatile int acc = x;   /* a body long enough for interior offsets */
+    volatile int acc = x; /* a body long enough for interior offsets */
     for (int i = 0; i < 11; i++)
         acc = acc * 11 + 2 + i;
     return acc;
@@ -177,7 +180,7 @@ __attribute__((noinline)) int ut_probe_b(int x)
 
 __attribute__((noinline)) int ut_probe_c(int x)
 {
-    volatile int acc = x;   /* a body long enough for interior offsets */
+    volatile int acc = x; /* a body long enough for interior offsets */
     for (int i = 0; i < 13; i++)
         acc = acc * 13 + 3 + i;
     return acc;

@@ -11,33 +11,33 @@
 
 static void *make(size_t n)
 {
-	return malloc(n);
+    return malloc(n);
 }
 
 static char *copy(const char *s)
 {
-	return strdup(s);
+    return strdup(s);
 }
 
 int main(int argc, char **argv)
 {
-	void *before = malloc(10), *before2 = malloc(20), *aligned;
-	(void)argv;
+    void *before = malloc(10), *before2 = malloc(20), *aligned;
+    (void)argv;
 
-	mtrace();
-	void *a = make(100);
-	void *b = calloc(3, 7);
-	char *s = copy("leaked string");
-	void *r = malloc(5);
-	r = realloc(r, 5000);
-	free(before);                    /* never alloc'd while tracing */
-	before2 = realloc(before2, 64);  /* realloc never alloc'd */
-	aligned = memalign(64, 256);
-	if (posix_memalign(&aligned, 32, 48) != 0)
-		return 2;
-	free(b);
-	for (int i = 0; i < argc * 5; i++)
-		free(make((size_t)i + 1));
-	(void)a, (void)s, (void)r, (void)before2;
-	return 0;
+    mtrace();
+    void *a = make(100);
+    void *b = calloc(3, 7);
+    char *s = copy("leaked string");
+    void *r = malloc(5);
+    r = realloc(r, 5000);
+    free(before);                   /* never alloc'd while tracing */
+    before2 = realloc(before2, 64); /* realloc never alloc'd */
+    aligned = memalign(64, 256);
+    if (posix_memalign(&aligned, 32, 48) != 0)
+        return 2;
+    free(b);
+    for (int i = 0; i < argc * 5; i++)
+        free(make((size_t)i + 1));
+    (void)a, (void)s, (void)r, (void)before2;
+    return 0;
 }

@@ -5,10 +5,10 @@
 
 void *plugin_alloc(size_t n)
 {
-	return malloc(n); /* CALL:plugin-malloc */
+    return malloc(n); /* CALL:plugin-malloc */
 }
 
 char *plugin_name(void)
 {
-	return strdup("plugin"); /* CALL:plugin-strdup */
+    return strdup("plugin"); /* CALL:plugin-strdup */
 }

@@ -9,24 +9,24 @@
 
 int main(int argc, char **argv)
 {
-	void *h;
-	void *(*alloc)(size_t);
-	char *(*name)(void);
+    void *h;
+    void *(*alloc)(size_t);
+    char *(*name)(void);
 
-	if (argc < 2)
-		return 2;
-	mtrace();
-	h = dlopen(argv[1], RTLD_NOW);
-	if (!h) {
-		fprintf(stderr, "%s\n", dlerror());
-		return 2;
-	}
-	alloc = (void *(*)(size_t))dlsym(h, "plugin_alloc");
-	name = (char *(*)(void))dlsym(h, "plugin_name");
-	void *keep = alloc(77);
-	free(alloc(12));
-	char *n = name();
-	(void)keep, (void)n;
-	dlclose(h);
-	return 0;
+    if (argc < 2)
+        return 2;
+    mtrace();
+    h = dlopen(argv[1], RTLD_NOW);
+    if (!h) {
+        fprintf(stderr, "%s\n", dlerror());
+        return 2;
+    }
+    alloc = (void *(*)(size_t))dlsym(h, "plugin_alloc");
+    name = (char *(*)(void))dlsym(h, "plugin_name");
+    void *keep = alloc(77);
+    free(alloc(12));
+    char *n = name();
+    (void)keep, (void)n;
+    dlclose(h);
+    return 0;
 }

@@ -13,25 +13,25 @@
 
 Suite *make_suite(void);
 
-static inline struct slice S(const char *s)
-{
-	return (struct slice){ s, strlen(s) };
+static inline struct slice S(const char *s) {
+    return (struct slice){ s, strlen(s) };
 }
 
 /* Deterministic pseudo-random numbers for differential tests. */
-static inline unsigned rnd(unsigned *state)
+static inline unsigned
+rnd(unsigned *state)
 {
-	*state = *state * 1103515245u + 12345u;
-	return *state >> 8;
+    *state = *state * 1103515245u + 12345u;
+    return *state >> 8;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(make_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    SRunner *sr = srunner_create(make_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 #endif

@@ -12,32 +12,32 @@
 
 static void *victim(void *arg)
 {
-	(void)arg;
-	for (;;) {
-		for (int i = 0; i < 5000; i++)
-			free(used(malloc(32 + i % 100)));
-		pthread_testcancel();
-	}
-	return NULL;
+    (void)arg;
+    for (;;) {
+        for (int i = 0; i < 5000; i++)
+            free(used(malloc(32 + i % 100)));
+        pthread_testcancel();
+    }
+    return NULL;
 }
 
 int main(void)
 {
-	struct timespec ts = { 0, 2 * 1000000L };
-	int rounds = 0;
+    struct timespec ts = { 0, 2 * 1000000L };
+    int rounds = 0;
 
-	mtrace();
-	for (int r = 0; r < 20; r++) {
-		pthread_t th;
+    mtrace();
+    for (int r = 0; r < 20; r++) {
+        pthread_t th;
 
-		if (pthread_create(&th, NULL, victim, NULL) != 0)
-			return 1;
-		nanosleep(&ts, NULL);
-		pthread_cancel(th);
-		pthread_join(th, NULL);
-		free(used(malloc(10)));
-		rounds++;
-	}
-	say("rounds %d\n", rounds);
-	return 0;
+        if (pthread_create(&th, NULL, victim, NULL) != 0)
+            return 1;
+        nanosleep(&ts, NULL);
+        pthread_cancel(th);
+        pthread_join(th, NULL);
+        free(used(malloc(10)));
+        rounds++;
+    }
+    say("rounds %d\n", rounds);
+    return 0;
 }

@@ -15,50 +15,50 @@ static void *keep[8];
 
 static __attribute__((noinline)) void *helper(size_t n)
 {
-	void *p = malloc(n);
+    void *p = malloc(n);
 
-	escape(p);
-	return p;
+    escape(p);
+    return p;
 }
 
 static void aligned_ops(void)
 {
-	void *p = NULL;
+    void *p = NULL;
 
-	keep[3] = memalign(64, 256);
-	keep[4] = valloc(4096);
-	keep[5] = aligned_alloc(32, 48);
-	if (posix_memalign(&p, 128, 300) == 0)
-		free(p);
+    keep[3] = memalign(64, 256);
+    keep[4] = valloc(4096);
+    keep[5] = aligned_alloc(32, 48);
+    if (posix_memalign(&p, 128, 300) == 0)
+        free(p);
 }
 
 static void realloc_ops(void)
 {
-	char *p = realloc(NULL, 40);
+    char *p = realloc(NULL, 40);
 
-	memset(p, 1, 40);
-	p = realloc(p, 4000);
-	p = realloc(p, 30);
-	free(p);
-	p = helper(10);
-	keep[6] = realloc(p, 512);
-	p = helper(20);
-	p = realloc(p, 0);
-	escape(p);
+    memset(p, 1, 40);
+    p = realloc(p, 4000);
+    p = realloc(p, 30);
+    free(p);
+    p = helper(10);
+    keep[6] = realloc(p, 512);
+    p = helper(20);
+    p = realloc(p, 0);
+    escape(p);
 }
 
 int main(void)
 {
-	mtrace();
-	keep[0] = helper(100);
-	keep[1] = strdup("hello");
-	keep[2] = calloc(6, 10);
-	free(helper(1));
-	free(NULL);
-	aligned_ops();
-	realloc_ops();
-	free(used(calloc(1, 1)));
-	escape(keep);
-	muntrace();
-	return 0;
+    mtrace();
+    keep[0] = helper(100);
+    keep[1] = strdup("hello");
+    keep[2] = calloc(6, 10);
+    free(helper(1));
+    free(NULL);
+    aligned_ops();
+    realloc_ops();
+    free(used(calloc(1, 1)));
+    escape(keep);
+    muntrace();
+    return 0;
 }

@@ -11,18 +11,18 @@
 
 int main(void)
 {
-	void *a, *b;
+    void *a, *b;
 
-	mtrace();
-	a = used(malloc(11));
-	free(used(malloc(5)));
-	say("parent %d\n", (int)getpid());
-	if (daemon(1, 1) != 0)
-		return 1;
-	b = used(malloc(22));
-	free(a);
-	escape(b);
-	say("child %d\n", (int)getpid());
-	close(open("daemon.done", O_WRONLY | O_CREAT, 0644));
-	return 0;
+    mtrace();
+    a = used(malloc(11));
+    free(used(malloc(5)));
+    say("parent %d\n", (int)getpid());
+    if (daemon(1, 1) != 0)
+        return 1;
+    b = used(malloc(22));
+    free(a);
+    escape(b);
+    say("child %d\n", (int)getpid());
+    close(open("daemon.done", O_WRONLY | O_CREAT, 0644));
+    return 0;
 }

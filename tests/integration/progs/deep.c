@@ -7,22 +7,22 @@
 
 static __attribute__((noinline)) void *descend(int n)
 {
-	void *p;
+    void *p;
 
-	if (n <= 1)
-		return malloc(64);
-	p = descend(n - 1);
-	escape(p);
-	return p;
+    if (n <= 1)
+        return malloc(64);
+    p = descend(n - 1);
+    escape(p);
+    return p;
 }
 
 int main(int argc, char **argv)
 {
-	int levels = argc > 1 ? atoi(argv[1]) : 40;
-	void *p;
+    int levels = argc > 1 ? atoi(argv[1]) : 40;
+    void *p;
 
-	mtrace();
-	p = descend(levels);
-	escape(p);
-	return 0;
+    mtrace();
+    p = descend(levels);
+    escape(p);
+    return 0;
 }

@@ -10,24 +10,24 @@
 
 int main(int argc, char **argv)
 {
-	void *(*plugin_alloc)(size_t);
-	void (*plugin_free)(void *);
-	void *h;
+    void *(*plugin_alloc)(size_t);
+    void (*plugin_free)(void *);
+    void *h;
 
-	if (argc < 2)
-		return 2;
-	mtrace();
-	h = dlopen(argv[1], RTLD_NOW | RTLD_DEEPBIND);
-	if (!h)
-		return 1;
-	*(void **)&plugin_alloc = dlsym(h, "plugin_alloc");
-	*(void **)&plugin_free = dlsym(h, "plugin_free");
-	for (int i = 0; i < 10; i++)
-		plugin_free(used(malloc(100)));
-	for (int i = 0; i < 10; i++)
-		free(plugin_alloc(200));
-	dlclose(h);
-	escape(malloc(300));
-	say("done\n");
-	return 0;
+    if (argc < 2)
+        return 2;
+    mtrace();
+    h = dlopen(argv[1], RTLD_NOW | RTLD_DEEPBIND);
+    if (!h)
+        return 1;
+    *(void **)&plugin_alloc = dlsym(h, "plugin_alloc");
+    *(void **)&plugin_free = dlsym(h, "plugin_free");
+    for (int i = 0; i < 10; i++)
+        plugin_free(used(malloc(100)));
+    for (int i = 0; i < 10; i++)
+        free(plugin_alloc(200));
+    dlclose(h);
+    escape(malloc(300));
+    say("done\n");
+    return 0;
 }

@@ -11,31 +11,31 @@
 
 static int plugin_cycle(const char *path)
 {
-	void *(*leak)(void);
-	void *h = dlopen(path, RTLD_NOW);
+    void *(*leak)(void);
+    void *h = dlopen(path, RTLD_NOW);
 
-	if (!h) {
-		say("dlopen failed\n");
-		return -1;
-	}
-	*(void **)&leak = dlsym(h, "plugin_leak");
-	escape(leak());
-	return dlclose(h);
+    if (!h) {
+        say("dlopen failed\n");
+        return -1;
+    }
+    *(void **)&leak = dlsym(h, "plugin_leak");
+    escape(leak());
+    return dlclose(h);
 }
 
 int main(int argc, char **argv)
 {
-	void *kept;
+    void *kept;
 
-	if (argc < 2)
-		return 2;
-	mtrace();
-	if (plugin_cycle(argv[1]) != 0 ||
-	    plugin_cycle(argc > 2 ? argv[2] : argv[1]) != 0)
-		return 1;
-	kept = malloc(99);
-	escape(kept);
-	free(used(malloc(5)));
-	say("ok\n");
-	return 0;
+    if (argc < 2)
+        return 2;
+    mtrace();
+    if (plugin_cycle(argv[1]) != 0 ||
+        plugin_cycle(argc > 2 ? argv[2] : argv[1]) != 0)
+        return 1;
+    kept = malloc(99);
+    escape(kept);
+    free(used(malloc(5)));
+    say("ok\n");
+    return 0;
 }

@@ -7,18 +7,18 @@
 
 static __attribute__((noinline)) void *child_alloc(size_t n)
 {
-	void *p = malloc(n);
+    void *p = malloc(n);
 
-	escape(p);
-	return p;
+    escape(p);
+    return p;
 }
 
 int main(void)
 {
-	child_alloc(321);
-	child_alloc(654);
-	for (int i = 0; i < 50; i++)
-		free(child_alloc(10 + i));
-	say("child pid %d\n", (int)getpid());
-	return 7;
+    child_alloc(321);
+    child_alloc(654);
+    for (int i = 0; i < 50; i++)
+        free(child_alloc(10 + i));
+    say("child pid %d\n", (int)getpid());
+    return 7;
 }

@@ -11,29 +11,29 @@
 
 static void *busy(void *arg)
 {
-	void *slots[16] = { 0 };
-	unsigned i = (unsigned)(long)arg;
+    void *slots[16] = { 0 };
+    unsigned i = (unsigned)(long)arg;
 
-	for (;;) {
-		unsigned k = i++ % 16;
+    for (;;) {
+        unsigned k = i++ % 16;
 
-		free(slots[k]);
-		slots[k] = malloc(16 + k * 16);
-		if (i % 3 == 0)
-			slots[k] = realloc(slots[k], 400);
-	}
-	return NULL;
+        free(slots[k]);
+        slots[k] = malloc(16 + k * 16);
+        if (i % 3 == 0)
+            slots[k] = realloc(slots[k], 400);
+    }
+    return NULL;
 }
 
 int main(void)
 {
-	struct timespec ts = { 0, 50 * 1000000L };
-	pthread_t th;
+    struct timespec ts = { 0, 50 * 1000000L };
+    pthread_t th;
 
-	mtrace();
-	for (int i = 0; i < 3; i++)
-		pthread_create(&th, NULL, busy, (void *)(long)i);
-	nanosleep(&ts, NULL);
-	say("exiting\n");
-	return 0;
+    mtrace();
+    for (int i = 0; i < 3; i++)
+        pthread_create(&th, NULL, busy, (void *)(long)i);
+    nanosleep(&ts, NULL);
+    say("exiting\n");
+    return 0;
 }

@@ -15,26 +15,26 @@ static void *keep[3];
 
 int main(int argc, char **argv)
 {
-	const char *mode = argc > 1 ? argv[1] : "return";
+    const char *mode = argc > 1 ? argv[1] : "return";
 
-	mtrace();
-	keep[0] = malloc(31);
-	free(used(malloc(1000)));
-	mtrace();
-	keep[1] = malloc(62);
-	if (strcmp(mode, "muntrace") == 0 || strcmp(mode, "restart") == 0)
-		muntrace();
-	if (strcmp(mode, "restart") == 0)
-		mtrace();
-	keep[2] = malloc(93);
-	escape(keep);
-	if (strcmp(mode, "exit") == 0)
-		exit(0);
-	if (strcmp(mode, "_exit") == 0)
-		_exit(0);
-	if (strcmp(mode, "_Exit") == 0)
-		_Exit(0);
-	if (strcmp(mode, "quick_exit") == 0)
-		quick_exit(0);
-	return 0;
+    mtrace();
+    keep[0] = malloc(31);
+    free(used(malloc(1000)));
+    mtrace();
+    keep[1] = malloc(62);
+    if (strcmp(mode, "muntrace") == 0 || strcmp(mode, "restart") == 0)
+        muntrace();
+    if (strcmp(mode, "restart") == 0)
+        mtrace();
+    keep[2] = malloc(93);
+    escape(keep);
+    if (strcmp(mode, "exit") == 0)
+        exit(0);
+    if (strcmp(mode, "_exit") == 0)
+        _exit(0);
+    if (strcmp(mode, "_Exit") == 0)
+        _Exit(0);
+    if (strcmp(mode, "quick_exit") == 0)
+        quick_exit(0);
+    return 0;
 }

@@ -21,51 +21,51 @@ static long rounds = 100000;
 
 static void *producer(void *arg)
 {
-	long pair = (long)arg;
+    long pair = (long)arg;
 
-	for (long i = 0; i < rounds; i++) {
-		void *p = malloc(24 + (size_t)(i % 5) * 16);
-		void *expected = NULL;
+    for (long i = 0; i < rounds; i++) {
+        void *p = malloc(24 + (size_t)(i % 5) * 16);
+        void *expected = NULL;
 
-		escape(p);
-		while (!atomic_compare_exchange_weak(&slot[pair], &expected, p)) {
-			expected = NULL;
-			sched_yield();
-		}
-	}
-	escape(malloc(500 + pair));
-	return NULL;
+        escape(p);
+        while (!atomic_compare_exchange_weak(&slot[pair], &expected, p)) {
+            expected = NULL;
+            sched_yield();
+        }
+    }
+    escape(malloc(500 + pair));
+    return NULL;
 }
 
 static void *consumer(void *arg)
 {
-	long pair = (long)arg;
+    long pair = (long)arg;
 
-	for (long i = 0; i < rounds; i++) {
-		void *p;
+    for (long i = 0; i < rounds; i++) {
+        void *p;
 
-		while ((p = atomic_exchange(&slot[pair], NULL)) == NULL)
-			sched_yield();
-		if (i % 7 == 0)   /* sometimes a realloc of the other's block */
-			p = realloc(p, 100);
-		free(p);
-	}
-	return NULL;
+        while ((p = atomic_exchange(&slot[pair], NULL)) == NULL)
+            sched_yield();
+        if (i % 7 == 0) /* sometimes a realloc of the other's block */
+            p = realloc(p, 100);
+        free(p);
+    }
+    return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	pthread_t th[2 * NPAIRS];
+    pthread_t th[2 * NPAIRS];
 
-	if (argc > 1)
-		rounds = atol(argv[1]);
-	mtrace();
-	for (long i = 0; i < NPAIRS; i++) {
-		pthread_create(&th[2 * i], NULL, producer, (void *)i);
-		pthread_create(&th[2 * i + 1], NULL, consumer, (void *)i);
-	}
-	for (int i = 0; i < 2 * NPAIRS; i++)
-		pthread_join(th[i], NULL);
-	say("done\n");
-	return 0;
+    if (argc > 1)
+        rounds = atol(argv[1]);
+    mtrace();
+    for (long i = 0; i < NPAIRS; i++) {
+        pthread_create(&th[2 * i], NULL, producer, (void *)i);
+        pthread_create(&th[2 * i + 1], NULL, consumer, (void *)i);
+    }
+    for (int i = 0; i < 2 * NPAIRS; i++)
+        pthread_join(th[i], NULL);
+    say("done\n");
+    return 0;
 }

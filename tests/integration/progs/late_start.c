@@ -21,52 +21,52 @@ static atomic_int stop;
 
 static void *busy(void *arg)
 {
-	void *slots[64] = { 0 };
-	unsigned i = (unsigned)(long)arg;
+    void *slots[64] = { 0 };
+    unsigned i = (unsigned)(long)arg;
 
-	while (!atomic_load(&stop)) {
-		unsigned k = i++ % 64;
+    while (!atomic_load(&stop)) {
+        unsigned k = i++ % 64;
 
-		free(slots[k]);
-		slots[k] = malloc(8 + k * 4);
-		if (i % 5 == 0)
-			slots[k] = realloc(slots[k], 100 + k);
-	}
-	for (int k = 0; k < 64; k++)
-		free(slots[k]);
-	return NULL;
+        free(slots[k]);
+        slots[k] = malloc(8 + k * 4);
+        if (i % 5 == 0)
+            slots[k] = realloc(slots[k], 100 + k);
+    }
+    for (int k = 0; k < 64; k++)
+        free(slots[k]);
+    return NULL;
 }
 
 static void pause_ms(long ms)
 {
-	struct timespec ts = { 0, ms * 1000000L };
+    struct timespec ts = { 0, ms * 1000000L };
 
-	nanosleep(&ts, NULL);
+    nanosleep(&ts, NULL);
 }
 
 int main(int argc, char **argv)
 {
-	pthread_t th[NTHREADS];
-	void *pre[NPRE];
+    pthread_t th[NTHREADS];
+    void *pre[NPRE];
 
-	for (int i = 0; i < NPRE; i++)
-		pre[i] = used(malloc(20 + i));
-	for (int i = 0; i < NTHREADS; i++)
-		pthread_create(&th[i], NULL, busy, (void *)(long)i);
-	pause_ms(50);
-	mtrace();
-	escape(malloc(1234));
-	for (int i = 0; i < NPRE; i++)
-		free(pre[i]);
-	pause_ms(100);
-	if (argc > 1 && strcmp(argv[1], "stop") == 0) {
-		muntrace();
-		pause_ms(50);
-	}
-	atomic_store(&stop, 1);
-	for (int i = 0; i < NTHREADS; i++)
-		pthread_join(th[i], NULL);
-	escape(malloc(4321));
-	say("done\n");
-	return 0;
+    for (int i = 0; i < NPRE; i++)
+        pre[i] = used(malloc(20 + i));
+    for (int i = 0; i < NTHREADS; i++)
+        pthread_create(&th[i], NULL, busy, (void *)(long)i);
+    pause_ms(50);
+    mtrace();
+    escape(malloc(1234));
+    for (int i = 0; i < NPRE; i++)
+        free(pre[i]);
+    pause_ms(100);
+    if (argc > 1 && strcmp(argv[1], "stop") == 0) {
+        muntrace();
+        pause_ms(50);
+    }
+    atomic_store(&stop, 1);
+    for (int i = 0; i < NTHREADS; i++)
+        pthread_join(th[i], NULL);
+    escape(malloc(4321));
+    say("done\n");
+    return 0;
 }

@@ -10,28 +10,28 @@ static char *names[3];
 
 static __attribute__((noinline)) char *remember(const char *s)
 {
-	char *p = strdup(s);
+    char *p = strdup(s);
 
-	escape(p);
-	return p;
+    escape(p);
+    return p;
 }
 
 static __attribute__((noinline)) char *remember_prefix(const char *s, size_t n)
 {
-	char *p = strndup(s, n);
+    char *p = strndup(s, n);
 
-	escape(p);
-	return p;
+    escape(p);
+    return p;
 }
 
 int main(void)
 {
-	mtrace();
-	names[0] = remember("twelve bytes");
-	free(remember("x"));
-	names[1] = remember_prefix("abcdefghij", 4);
-	names[2] = remember("0123456789012345678901234567890123456789");
-	free(remember_prefix("freed", 2));
-	escape(names);
-	return 0;
+    mtrace();
+    names[0] = remember("twelve bytes");
+    free(remember("x"));
+    names[1] = remember_prefix("abcdefghij", 4);
+    names[2] = remember("0123456789012345678901234567890123456789");
+    free(remember_prefix("freed", 2));
+    escape(names);
+    return 0;
 }

@@ -16,37 +16,37 @@
 
 static void name_lookups(void)
 {
-	struct addrinfo *ai = NULL;
-	struct passwd *pw = getpwnam("root");
-	struct group *gr = getgrnam("root");
+    struct addrinfo *ai = NULL;
+    struct passwd *pw = getpwnam("root");
+    struct group *gr = getgrnam("root");
 
-	if (getaddrinfo("localhost", "80", NULL, &ai) == 0)
-		freeaddrinfo(ai);
-	say("%s %s\n", pw ? pw->pw_name : "-", gr ? gr->gr_name : "-");
+    if (getaddrinfo("localhost", "80", NULL, &ai) == 0)
+        freeaddrinfo(ai);
+    say("%s %s\n", pw ? pw->pw_name : "-", gr ? gr->gr_name : "-");
 }
 
 static void text_services(void)
 {
-	iconv_t cd = iconv_open("UTF-8", "ISO-8859-1");
-	time_t t = 86400 * 365;
-	char buf[64];
-	regex_t re;
+    iconv_t cd = iconv_open("UTF-8", "ISO-8859-1");
+    time_t t = 86400 * 365;
+    char buf[64];
+    regex_t re;
 
-	if (cd != (iconv_t)-1)
-		iconv_close(cd);
-	setlocale(LC_ALL, "C.UTF-8");
-	strftime(buf, sizeof buf, "%Y-%m-%d", localtime(&t));
-	if (regcomp(&re, "a[bc]+d", REG_EXTENDED) == 0) {
-		say("%s %d\n", buf, regexec(&re, "abcbd", 0, NULL, 0));
-		regfree(&re);
-	}
+    if (cd != (iconv_t)-1)
+        iconv_close(cd);
+    setlocale(LC_ALL, "C.UTF-8");
+    strftime(buf, sizeof buf, "%Y-%m-%d", localtime(&t));
+    if (regcomp(&re, "a[bc]+d", REG_EXTENDED) == 0) {
+        say("%s %d\n", buf, regexec(&re, "abcbd", 0, NULL, 0));
+        regfree(&re);
+    }
 }
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "mtrace") == 0)
-		mtrace();
-	name_lookups();
-	text_services();
-	return 0;
+    if (argc > 1 && strcmp(argv[1], "mtrace") == 0)
+        mtrace();
+    name_lookups();
+    text_services();
+    return 0;
 }

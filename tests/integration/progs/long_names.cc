@@ -11,7 +11,7 @@
 #include <vector>
 
 template <typename T> struct W {
-	T value;
+    T value;
 };
 
 // 12 levels of W<std::map<std::string, ...>>: each level repeats the
@@ -27,22 +27,22 @@ using L7 = W<std::map<std::string, L6>>;
 using L8 = W<std::map<std::string, L7>>;
 
 template <typename T> struct Deep {
-	__attribute__((noinline)) void *make(std::size_t n)
-	{
-		void *p = std::malloc(n);
-		count += n;
-		__asm__ volatile("" : : "r"(p), "r"(this) : "memory");
-		return p;
-	}
-	std::size_t count = 0;
+    __attribute__((noinline)) void *make(std::size_t n)
+    {
+        void *p = std::malloc(n);
+        count += n;
+        __asm__ volatile("" : : "r"(p), "r"(this) : "memory");
+        return p;
+    }
+    std::size_t count = 0;
 };
 
 int main()
 {
-	Deep<L8> d;
-	mtrace();
-	void *p = d.make(1000);
-	std::free(d.make(10));
-	__asm__ volatile("" : : "r"(p) : "memory");
-	return 0;
+    Deep<L8> d;
+    mtrace();
+    void *p = d.make(1000);
+    std::free(d.make(10));
+    __asm__ volatile("" : : "r"(p) : "memory");
+    return 0;
 }

@@ -6,22 +6,22 @@
 
 static __attribute__((noinline)) void *plugin_helper(size_t n)
 {
-	void *p = malloc(n);
+    void *p = malloc(n);
 
-	escape(p);
-	return p;
+    escape(p);
+    return p;
 }
 
 void *plugin_leak(void);
 
 void *plugin_leak(void)
 {
-	void *p;
+    void *p;
 
-	free(plugin_helper(88));
-	p = plugin_helper(77);
-	escape(p);	/* no tail call: plugin_leak stays on the stack */
-	return p;
+    free(plugin_helper(88));
+    p = plugin_helper(77);
+    escape(p); /* no tail call: plugin_leak stays on the stack */
+    return p;
 }
 
 void *plugin_alloc(size_t n);
@@ -29,10 +29,10 @@ void plugin_free(void *p);
 
 void *plugin_alloc(size_t n)
 {
-	return malloc(n);
+    return malloc(n);
 }
 
 void plugin_free(void *p)
 {
-	free(p);
+    free(p);
 }

@@ -9,12 +9,12 @@
 
 int main(int argc, char **argv)
 {
-	if (argc < 2)
-		return 2;
-	free(used(malloc(10)));
-	setenv("MALLOC_TRACE", argv[1], 1);
-	mtrace();
-	escape(malloc(77));
-	escape(malloc(88));
-	return 0;
+    if (argc < 2)
+        return 2;
+    free(used(malloc(10)));
+    setenv("MALLOC_TRACE", argv[1], 1);
+    mtrace();
+    escape(malloc(77));
+    escape(malloc(88));
+    return 0;
 }

@@ -15,23 +15,23 @@ static int use_underscore_exit;
 
 static void on_alarm(int sig)
 {
-	(void)sig;
-	if (use_underscore_exit)
-		_exit(3);
-	exit(3);
+    (void)sig;
+    if (use_underscore_exit)
+        _exit(3);
+    exit(3);
 }
 
 int main(int argc, char **argv)
 {
-	struct itimerval it = { { 0, 0 }, { 0, 50000 } };
-	struct sigaction sa;
+    struct itimerval it = { { 0, 0 }, { 0, 50000 } };
+    struct sigaction sa;
 
-	use_underscore_exit = argc > 1 && strcmp(argv[1], "_exit") == 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
-	mtrace();
-	setitimer(ITIMER_REAL, &it, NULL);
-	for (;;)
-		free(used(malloc(64)));
+    use_underscore_exit = argc > 1 && strcmp(argv[1], "_exit") == 0;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    mtrace();
+    setitimer(ITIMER_REAL, &it, NULL);
+    for (;;)
+        free(used(malloc(64)));
 }

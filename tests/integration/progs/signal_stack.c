@@ -13,32 +13,32 @@ static void *kept[2];
 
 static __attribute__((noinline)) void *handler_alloc(size_t n)
 {
-	return used(malloc(n));
+    return used(malloc(n));
 }
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	kept[0] = handler_alloc(153);
-	free(used(malloc(10)));
+    (void)sig;
+    kept[0] = handler_alloc(153);
+    free(used(malloc(10)));
 }
 
 static __attribute__((noinline)) void send_signal(void)
 {
-	raise(SIGUSR1);
-	escape(kept);
+    raise(SIGUSR1);
+    escape(kept);
 }
 
 int main(void)
 {
-	struct sigaction sa;
+    struct sigaction sa;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigaction(SIGUSR1, &sa, NULL);
-	mtrace();
-	send_signal();
-	kept[1] = used(malloc(51));
-	escape(kept);
-	return 0;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGUSR1, &sa, NULL);
+    mtrace();
+    send_signal();
+    kept[1] = used(malloc(51));
+    escape(kept);
+    return 0;
 }

@@ -13,28 +13,28 @@ static size_t use;
 
 static void *worker(void *arg)
 {
-	char *p = alloca(use);
+    char *p = alloca(use);
 
-	(void)arg;
-	memset(p, 1, use);
-	escape(p);
-	return used(malloc(33));
+    (void)arg;
+    memset(p, 1, use);
+    escape(p);
+    return used(malloc(33));
 }
 
 int main(int argc, char **argv)
 {
-	pthread_attr_t attr;
-	pthread_t th;
+    pthread_attr_t attr;
+    pthread_t th;
 
-	if (argc < 2)
-		return 2;
-	use = (size_t)atoi(argv[1]) * 1024;
-	mtrace();
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 65536);
-	if (pthread_create(&th, &attr, worker, NULL) != 0)
-		return 1;
-	pthread_join(th, NULL);
-	say("ok\n");
-	return 0;
+    if (argc < 2)
+        return 2;
+    use = (size_t)atoi(argv[1]) * 1024;
+    mtrace();
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 65536);
+    if (pthread_create(&th, &attr, worker, NULL) != 0)
+        return 1;
+    pthread_join(th, NULL);
+    say("ok\n");
+    return 0;
 }

@@ -11,7 +11,7 @@
 
 static __attribute__((noinline)) void *leaf(size_t n)
 {
-	return used(malloc(n));
+    return used(malloc(n));
 }
 
 static void *left(int depth, unsigned bits);
@@ -19,37 +19,37 @@ static void *right(int depth, unsigned bits);
 
 static __attribute__((noinline)) void *step(int depth, unsigned bits)
 {
-	void *p;
+    void *p;
 
-	if (depth == 0)
-		return leaf(16 + bits % 64);
-	p = (bits & 1) ? left(depth - 1, bits >> 1) : right(depth - 1, bits >> 1);
-	escape(p);
-	return p;
+    if (depth == 0)
+        return leaf(16 + bits % 64);
+    p = (bits & 1) ? left(depth - 1, bits >> 1) : right(depth - 1, bits >> 1);
+    escape(p);
+    return p;
 }
 
 static __attribute__((noinline)) void *left(int depth, unsigned bits)
 {
-	void *p = step(depth, bits);
+    void *p = step(depth, bits);
 
-	escape(p);
-	return p;
+    escape(p);
+    return p;
 }
 
 static __attribute__((noinline)) void *right(int depth, unsigned bits)
 {
-	void *p = step(depth, bits);
+    void *p = step(depth, bits);
 
-	escape(p);
-	return p;
+    escape(p);
+    return p;
 }
 
 int main(void)
 {
-	mtrace();
-	for (int round = 0; round < 2; round++)
-		for (unsigned i = 0; i < 1u << BITS; i++)
-			free(step(BITS, i));
-	say("done\n");
-	return 0;
+    mtrace();
+    for (int round = 0; round < 2; round++)
+        for (unsigned i = 0; i < 1u << BITS; i++)
+            free(step(BITS, i));
+    say("done\n");
+    return 0;
 }

@@ -16,31 +16,31 @@ static pthread_key_t key;
 
 static void destroy(void *p)
 {
-	free(p);
+    free(p);
 }
 
 static void *worker(void *arg)
 {
-	size_t n = 100 + (size_t)(long)arg;
-	char *p = malloc(n);
+    size_t n = 100 + (size_t)(long)arg;
+    char *p = malloc(n);
 
-	memset(p, 1, n);
-	pthread_setspecific(key, p);
-	free(used(strdup("scratch")));
-	return NULL;
+    memset(p, 1, n);
+    pthread_setspecific(key, p);
+    free(used(strdup("scratch")));
+    return NULL;
 }
 
 int main(void)
 {
-	pthread_t th[NTHREADS];
+    pthread_t th[NTHREADS];
 
-	mtrace();
-	pthread_key_create(&key, destroy);
-	for (int i = 0; i < NTHREADS; i++)
-		pthread_create(&th[i], NULL, worker, (void *)(long)i);
-	for (int i = 0; i < NTHREADS; i++)
-		pthread_join(th[i], NULL);
-	escape(malloc(77));
-	say("joined %d\n", NTHREADS);
-	return 0;
+    mtrace();
+    pthread_key_create(&key, destroy);
+    for (int i = 0; i < NTHREADS; i++)
+        pthread_create(&th[i], NULL, worker, (void *)(long)i);
+    for (int i = 0; i < NTHREADS; i++)
+        pthread_join(th[i], NULL);
+    escape(malloc(77));
+    say("joined %d\n", NTHREADS);
+    return 0;
 }

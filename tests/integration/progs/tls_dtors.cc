@@ -13,21 +13,21 @@ thread_local std::string tls_text(200, 'x');
 
 static void work()
 {
-	std::string more(300, 'y');
-	tls_text += more;
-	tls_text += "tail";
+    std::string more(300, 'y');
+    tls_text += more;
+    tls_text += "tail";
 }
 
 int main()
 {
-	std::vector<std::thread> threads;
+    std::vector<std::thread> threads;
 
-	mtrace();
-	for (int i = 0; i < 20; i++)
-		threads.emplace_back(work);
-	for (auto &t : threads)
-		t.join();
-	void *p = std::malloc(64);
-	__asm__ volatile("" : : "r"(p) : "memory");
-	return 0;
+    mtrace();
+    for (int i = 0; i < 20; i++)
+        threads.emplace_back(work);
+    for (auto &t : threads)
+        t.join();
+    void *p = std::malloc(64);
+    __asm__ volatile("" : : "r"(p) : "memory");
+    return 0;
 }

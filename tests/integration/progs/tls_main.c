@@ -12,32 +12,32 @@ static int (*tls_touch)(int);
 
 static void *worker(void *arg)
 {
-	long sum = 0;
+    long sum = 0;
 
-	for (int i = 0; i < 1000; i++)
-		sum += tls_touch(i + (int)(long)arg);
-	return (void *)sum;
+    for (int i = 0; i < 1000; i++)
+        sum += tls_touch(i + (int)(long)arg);
+    return (void *)sum;
 }
 
 int main(int argc, char **argv)
 {
-	pthread_t th[8];
-	void *h;
+    pthread_t th[8];
+    void *h;
 
-	if (argc < 2)
-		return 2;
-	mtrace();
-	h = dlopen(argv[1], RTLD_NOW);
-	if (!h)
-		return 1;
-	*(void **)&tls_touch = dlsym(h, "tls_touch");
-	for (int round = 0; round < 3; round++) {
-		for (int i = 0; i < 8; i++)
-			pthread_create(&th[i], NULL, worker, (void *)(long)i);
-		for (int i = 0; i < 8; i++)
-			pthread_join(th[i], NULL);
-	}
-	dlclose(h);
-	say("done\n");
-	return 0;
+    if (argc < 2)
+        return 2;
+    mtrace();
+    h = dlopen(argv[1], RTLD_NOW);
+    if (!h)
+        return 1;
+    *(void **)&tls_touch = dlsym(h, "tls_touch");
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 8; i++)
+            pthread_create(&th[i], NULL, worker, (void *)(long)i);
+        for (int i = 0; i < 8; i++)
+            pthread_join(th[i], NULL);
+    }
+    dlclose(h);
+    say("done\n");
+    return 0;
 }

@@ -10,7 +10,7 @@ int tls_touch(int v);
 
 int tls_touch(int v)
 {
-	tls_big[v % (int)sizeof tls_big] = (char)v;
-	tls_counter += v;
-	return tls_counter + tls_big[0];
+    tls_big[v % (int)sizeof tls_big] = (char)v;
+    tls_counter += v;
+    return tls_counter + tls_big[0];
 }

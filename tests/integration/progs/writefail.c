@@ -17,49 +17,49 @@ static volatile sig_atomic_t ticks;
 
 static void on_alarm(int sig)
 {
-	(void)sig;
-	ticks++;
+    (void)sig;
+    ticks++;
 }
 
 static void start_ticking(void)
 {
-	struct sigaction sa;
-	struct itimerval it = { { 0, 200 }, { 0, 200 } };
+    struct sigaction sa;
+    struct itimerval it = { { 0, 200 }, { 0, 200 } };
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
-	setitimer(ITIMER_REAL, &it, NULL);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 static void stop_ticking(void)
 {
-	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+    struct itimerval off = { { 0, 0 }, { 0, 0 } };
 
-	setitimer(ITIMER_REAL, &off, NULL);
+    setitimer(ITIMER_REAL, &off, NULL);
 }
 
 int main(int argc, char **argv)
 {
-	const char *mode = argc > 1 ? argv[1] : "";
-	unsigned long sum = 0;
+    const char *mode = argc > 1 ? argv[1] : "";
+    unsigned long sum = 0;
 
-	if (strcmp(mode, "early-signals") == 0)
-		start_ticking();
-	mtrace();
-	escape(malloc(17));
-	if (strcmp(mode, "signals") == 0)
-		start_ticking();
-	for (int i = 0; i < 100000; i++) {
-		unsigned char *p = malloc(1 + i % 300);
+    if (strcmp(mode, "early-signals") == 0)
+        start_ticking();
+    mtrace();
+    escape(malloc(17));
+    if (strcmp(mode, "signals") == 0)
+        start_ticking();
+    for (int i = 0; i < 100000; i++) {
+        unsigned char *p = malloc(1 + i % 300);
 
-		p[0] = (unsigned char)i;
-		escape(p);
-		sum += p[0];
-		free(p);
-	}
-	escape(malloc(34));
-	stop_ticking();
-	say("sum %lu\n", sum);
-	return 3;
+        p[0] = (unsigned char)i;
+        escape(p);
+        sum += p[0];
+        free(p);
+    }
+    escape(malloc(34));
+    stop_ticking();
+    say("sum %lu\n", sum);
+    return 3;
 }

@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     long before = memleak_live_bytes();
     void *p = malloc(3000);
     sink = p;
-    long grew = memleak_live_bytes() - before;   /* before stdio's buffer */
+    long grew = memleak_live_bytes() - before; /* before stdio's buffer */
     printf("active %d\n", memleak_active());
     printf("grew %ld\n", grew);
     printf("report %d\n", memleak_report("api test"));

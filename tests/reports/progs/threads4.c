@@ -21,7 +21,7 @@ static void *worker(void *arg)
     fill(t);
     pthread_barrier_wait(&all_allocated);
     for (int i = 0; i < PER_THREAD / 2; i++)
-        free(blocks[(t + 1) % 4][i]);   /* cross-thread frees */
+        free(blocks[(t + 1) % 4][i]); /* cross-thread frees */
     return NULL;
 }
 
