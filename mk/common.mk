@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# mk/common.mk - what every Makefile of the tree shares: warnings,
+# dependency tracking, the DEBUG=1 and SAN=... build variants, and a stamp
+# that rebuilds objects when the flags change.  Each Makefile includes it
+# first thing; the variables below are only ingredients, each Makefile
+# still says which of them its compile lines use.
+#
+#   make                       the release build (-O2, -O3 for the checker)
+#   make DEBUG=1               -DMT_DEBUG -O1 -g: libmtrace's assertions on
+#   make SAN=address,undefined a sanitizer build (also SAN=undefined,
+#                              SAN=thread); scripts/sanitize.sh runs them
+#   make CC=clang CXX=clang++  another compiler
+#
+# Switching between them rebuilds what changed: every object depends on
+# .flags, a file holding the compile line, rewritten when it differs.
+
+MK_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+
+# Warnings are errors everywhere (BRIEF.md).  C++ gets what applies to it.
+WARN_COMMON = -Wall -Wextra -Werror -Wshadow
+WARN_C      = $(WARN_COMMON) -Wmissing-prototypes -Wstrict-prototypes
+WARN_CXX    = $(WARN_COMMON)
+
+# Each object gets a .d file naming the headers it read: a header change
+# rebuilds what includes it, and nothing else.  -MP: a deleted header does
+# not break the build.
+DEPFLAGS = -MMD -MP
+
+DEBUG ?=
+ifeq ($(DEBUG),1)
+# After the Makefile's own -O: the later -O wins.
+DEBUG_FLAGS = -DMT_DEBUG -O1 -g
+endif
+
+SAN ?=
+ifneq ($(SAN),)
+SAN_FLAGS = -fsanitize=$(SAN) -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer -g
+endif
+
+# VARIANT_FLAGS go on every compile and link line of code that may be
+# built in a variant (not on the traced test programs).
+VARIANT_FLAGS = $(DEBUG_FLAGS) $(SAN_FLAGS)
+
+# $(eval $(call track_flags,TEXT)): keep the file .flags of the current
+# directory equal to TEXT (the compile line), rewriting it only when TEXT
+# changed; objects list $(FLAGS_STAMP) as a prerequisite, so that a build
+# with other flags rebuilds them.  TEXT must hold neither '$$' nor '#'.
+FLAGS_STAMP = .flags
+define track_flags
+ifneq ($$(file <$(FLAGS_STAMP)),$(strip $(1)))
+$$(file >$(FLAGS_STAMP),$(strip $(1)))
+endif
+endef
