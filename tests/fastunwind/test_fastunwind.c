@@ -6,7 +6,7 @@
 #include "compare.h"
 #include "fastunwind.h"
 #include <alloca.h>
-#include <check.h>
+#include "ut.h"
 #include <dlfcn.h>
 #include <libunwind.h>
 #include <pthread.h>
@@ -660,7 +660,7 @@ static Suite *fastunwind_suite(void)
 {
     Suite *s = suite_create("fastunwind");
     TCase *tc = tcase_create("against libunwind");
-    tcase_set_timeout(tc, 60);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, test_selftest);
     tcase_add_test(tc, test_depth_14);
     tcase_add_test(tc, test_depth_40);
@@ -689,9 +689,6 @@ static Suite *fastunwind_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(fastunwind_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    static const ut_suite_fn suites[] = { fastunwind_suite };
+    return ut_main(1, suites);
 }

@@ -105,7 +105,7 @@ START_TEST(pipeline_same_as_serial)
     char path[] = "/tmp/mtc-unit-XXXXXX";
     int fd = mkstemp(path);
     FILE *f = fdopen(fd, "w");
-    unsigned seed = 3;
+    unsigned seed = (unsigned)ut_seed(3);
     for (int i = 0; i < 300000; i++) {
         unsigned r = rnd(&seed);
         fprintf(f, "@ ./t:[0x%x] %c 0x%x 0x%x\n", r % 50, "+-<>"[r % 4],
@@ -146,7 +146,7 @@ Suite *make_suite(void)
     Suite *s = suite_create("engine");
     TCase *tc = tcase_create("core");
     sym_init();
-    tcase_set_timeout(tc, 60);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, no_leaks);
     tcase_add_test(tc, warnings_and_leaks);
     tcase_add_test(tc, extended_groups);

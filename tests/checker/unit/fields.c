@@ -42,7 +42,7 @@ END_TEST
 START_TEST(split_line_matches_split_fields)
 {
     static const char alphabet[] = "ab0x \t\n\v\f\r\0\x80\xff:[]";
-    unsigned seed = 42;
+    unsigned seed = (unsigned)ut_seed(42);
     char buf[400];
 
     for (int iter = 0; iter < 20000; iter++) {
@@ -58,10 +58,12 @@ START_TEST(split_line_matches_split_fields)
         struct slice a[8], b[8];
         size_t na = split_fields(buf, line_len, a, max);
         size_t nb = split_line(buf, buf + len, b, max, &nl);
-        ck_assert_uint_eq(na, nb);
-        ck_assert_ptr_eq(nl, want_nl);
+        UT_CHECK(na == nb, "iteration %d: %zu fields, split_line %zu", iter,
+                 na, nb);
+        UT_CHECK(nl == want_nl, "iteration %d: newline", iter);
         for (size_t i = 0; i < na; i++)
-            ck_assert(a[i].p == b[i].p && a[i].n == b[i].n);
+            UT_CHECK(a[i].p == b[i].p && a[i].n == b[i].n,
+                     "iteration %d: field %zu", iter, i);
     }
 }
 END_TEST
@@ -71,7 +73,7 @@ END_TEST
 START_TEST(index_buffer_matches_split_fields)
 {
     static const char alphabet[] = "ab@0x \t\n\v\f\r\0\x80\xff:[]";
-    unsigned seed = 99;
+    unsigned seed = (unsigned)ut_seed(99);
     static char buf[5000];
     struct line_indexer ix;
 
@@ -93,24 +95,30 @@ START_TEST(index_buffer_matches_split_fields)
             size_t line_len = nl ? (size_t)(nl - p) : (size_t)(end - p);
             struct slice f[ENGINE_FIELDS];
             size_t nf = split_fields(p, line_len, f, ENGINE_FIELDS);
-            ck_assert_uint_lt(k, ix.nlines);
+            UT_CHECK(k < ix.nlines, "iteration %d: %zu lines indexed, more in "
+                     "the buffer", iter, (size_t)ix.nlines);
             const struct line_index *li = &ix.lines[k++];
-            ck_assert_uint_eq(li->len, line_len);
-            ck_assert_int_eq(li->is_long, line_len >= SHORT_LINE);
+            UT_CHECK(li->len == line_len, "iteration %d, line %zu: length %zu, "
+                     "want %zu", iter, k, (size_t)li->len, line_len);
+            UT_CHECK(li->is_long == (line_len >= SHORT_LINE),
+                     "iteration %d, line %zu: is_long", iter, k);
             if (!li->is_long) {
-                ck_assert_uint_eq(li->nf, nf);
-                for (size_t i = 0; i < nf; i++) {
-                    ck_assert_ptr_eq(p + li->start[i], f[i].p);
-                    ck_assert_uint_eq(li->size[i], f[i].n);
-                }
+                UT_CHECK(li->nf == nf, "iteration %d, line %zu: %zu fields, "
+                         "want %zu", iter, k, (size_t)li->nf, nf);
+                for (size_t i = 0; i < nf; i++)
+                    UT_CHECK(p + li->start[i] == f[i].p &&
+                                 li->size[i] == f[i].n,
+                             "iteration %d, line %zu: field %zu", iter, k, i);
                 size_t at = nf > 0 && f[0].n == 1 && f[0].p[0] == '@' ? 3 : 1;
                 uint64_t h = at < nf ? hash_bytes(f[at].p, f[at].n)
                                      : hash_bytes("", 0);
-                ck_assert(li->addr_hash == h);
+                UT_CHECK(li->addr_hash == h,
+                         "iteration %d, line %zu: address hash", iter, k);
             }
             p += line_len + 1;
         }
-        ck_assert_uint_eq(k, ix.nlines);
+        UT_CHECK(k == ix.nlines, "iteration %d: %zu lines, %zu indexed", iter, k,
+                 (size_t)ix.nlines);
     }
     indexer_destroy(&ix);
 }
@@ -161,16 +169,16 @@ END_TEST
 START_TEST(strtou64_matches_strtoul)
 {
     static const char alphabet[] = "0123456789abcdefABCDEFxX+- _g";
-    unsigned seed = 7;
+    unsigned seed = (unsigned)ut_seed(7);
     char buf[40];
     for (int iter = 0; iter < 20000; iter++) {
         size_t len = rnd(&seed) % 24;
         for (size_t i = 0; i < len; i++)
             buf[i] = alphabet[rnd(&seed) % (sizeof alphabet - 1)];
         buf[len] = '\0';
-        ck_assert_msg(c_strtou64_hex((struct slice){ buf, len }) ==
-                          strtoul(buf, NULL, 16),
-                      "strtoul(%s)", buf);
+        UT_CHECK(c_strtou64_hex((struct slice){ buf, len }) ==
+                     strtoul(buf, NULL, 16),
+                 "strtoul(%s)", buf);
     }
 }
 END_TEST
