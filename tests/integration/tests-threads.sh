@@ -69,7 +69,7 @@ t_dlopen_tls() {
 # other threads allocate with new stacks (symbols looked up under the
 # loader's lock): no lock-order deadlock, under every configuration.
 t_dlopen_race() {
-	local conf mode st RUN_TIMEOUT=20
+	local conf mode st
 	for conf in "" unwind=libunwind unwind=glibc unwind=fp classic; do
 		[ "$MODE" = libmtrace ] || [ -z "$conf" ] || continue
 		rm -f log
@@ -87,7 +87,7 @@ t_dlopen_race() {
 # cancellation point, a thread must not be cancelled inside the tracer
 # (holding its lock).  Must not hang.
 t_cancel() {
-	local st RUN_TIMEOUT=20
+	local st
 	traced log "$BUILD/cancel" >out 2>err
 	st=$?
 	[ $st -ne 124 ] || { fail "timed out after ${RUN_TIMEOUT}s (deadlock?): $(cat out)"; return 1; }
