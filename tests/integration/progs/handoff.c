@@ -25,7 +25,7 @@ struct mailbox {
 };
 
 static struct mailbox box[NPAIRS];
-static long rounds = 100000;
+static long rounds = 30000;
 
 static void put(struct mailbox *m, void *p)
 {
