@@ -42,13 +42,20 @@ endif
 # built in a variant (not on the traced test programs).
 VARIANT_FLAGS = $(DEBUG_FLAGS) $(SAN_FLAGS)
 
-# $(eval $(call track_flags,TEXT)): keep the file .flags of the current
-# directory equal to TEXT (the compile line), rewriting it only when TEXT
-# changed; objects list $(FLAGS_STAMP) as a prerequisite, so that a build
-# with other flags rebuilds them.  TEXT must hold neither '$$' nor '#'.
+# $(eval $(call track_flags,TEXT)): a rule that keeps the file .flags of
+# the current directory equal to TEXT (the compile line), rewriting it only
+# when TEXT changed; objects list $(FLAGS_STAMP) as a prerequisite, so that
+# a build with other flags rebuilds them.  A rule run every time, not a
+# write while the Makefile is read: make caches directory listings, and a
+# file written behind its back may look missing (the pattern rules needing
+# it would then give way to make's built-in ones).  It leaves the default
+# goal alone.  TEXT must hold neither '$$', '#' nor a single quote.
 FLAGS_STAMP = .flags
 define track_flags
-ifneq ($$(file <$(FLAGS_STAMP)),$(strip $(1)))
-$$(file >$(FLAGS_STAMP),$(strip $(1)))
-endif
+MK_SAVED_GOAL := $$(.DEFAULT_GOAL)
+$(FLAGS_STAMP): FORCE
+	@echo '$(strip $(1))' | cmp -s - $$@ || echo '$(strip $(1))' >$$@
+.PHONY: FORCE
+FORCE:
+.DEFAULT_GOAL := $$(MK_SAVED_GOAL)
 endef
