@@ -11,16 +11,16 @@ namespace demo
 template <typename T> struct Box {
     T *make(int n)
     {
-        return new T[n];
-    } // CALL:make
+        return new T[n]; // CALL:make
+    }
 };
 struct Node {
     std::string name;
     Node *next = nullptr;
     void grow()
     {
-        next = new Node{ name + "-child" };
-    } // CALL:grow
+        next = new Node{ name + "-child" }; // CALL:grow
+    }
 };
 } // namespace demo
 
