@@ -3,7 +3,7 @@
 # checking its log with glibc's /usr/bin/mtrace.  Sourced, not executed.
 # Expects LIB (the preload library), MODE (libmtrace|glibc) and BUILD.
 
-MTRACE_PL=/usr/bin/mtrace
+MTRACE_PL=${MTRACE_PL:-/usr/bin/mtrace}
 GLIBC_TRACER=/lib/x86_64-linux-gnu/libc_malloc_debug.so
 # Seconds a traced run may take before it counts as hung.  Generous: it
 # only turns a hang into a failure, and a run beside busy loops and other

@@ -65,10 +65,17 @@ run_one() {
 	start=$EPOCHREALTIME
 	out=$(cd "$tmp" && T=$tmp "$fn" 2>&1)
 	rc=$?
-	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+	# The wall time, and the CPU time of what the test ran ("times", the
+	# builtin, in this shell: its second line is the children's user and
+	# system time).
+	times >"$tmp.times"
+	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'END {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%.1f s, %.1f s CPU", b - a, u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$tmp.times")
+	rm -f "$tmp.times"
 	case $rc in
 	0)
-		echo "PASS: $name ($secs s)"
+		echo "PASS: $name ($secs)"
 		grep '^note:' <<<"$out" | sed 's/^/    /'
 		rm -rf "$tmp"
 		;;
@@ -77,7 +84,7 @@ run_one() {
 		rm -rf "$tmp"
 		;;
 	*)
-		echo "FAIL: $name ($secs s)"
+		echo "FAIL: $name ($secs)"
 		sed 's/^/    /' <<<"$out" | head -40
 		echo "    files kept in $tmp"
 		echo "    again: TEST_SEED=$TEST_SEED $HERE/run-tests.sh $name"
