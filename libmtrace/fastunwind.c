@@ -353,10 +353,10 @@ static bool rd_encoded(struct cursor *c, uint8_t enc, uintptr_t *v)
     const uint8_t *at = c->p;
     uint64_t u = 0;
     int64_t s;
-    uint16_t u16;
-    uint32_t u32;
-    int16_t s16;
-    int32_t s32;
+    uint16_t u16 = 0;
+    uint32_t u32 = 0;
+    int16_t s16 = 0;
+    int32_t s32 = 0;
     bool ok;
     if (enc == PE_OMIT) {
         *v = 0;
