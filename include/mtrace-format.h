@@ -33,6 +33,15 @@
 #define MTF_REC_STACK "#s" /* #s SID FRAME...   FRAME = MID:0xOFF | -:0xADDR */
 #define MTF_REC_COMMENT "# " /* free text, ignored by readers            */
 
+/* The end of a log (libmtrace writes it when it finishes a log; the
+ * checker reads its absence as a log cut short): "#e REASON[ KEY=VALUE]".
+ * The last "#e" of a log decides (an exec that failed goes on logging). */
+#define MTF_REC_END "#e"
+#define MTF_END_EXIT "exit"         /* exit(), _exit(), quick_exit()       */
+#define MTF_END_MUNTRACE "muntrace" /* muntrace(): "= End" follows         */
+#define MTF_END_EXEC "exec" /* the image was replaced: what it held is gone */
+#define MTF_END_SIGNAL "signal" /* killed by a signal: "sig=N"         */
+
 /* A frame outside every known module is written with this module field. */
 #define MTF_NO_MODULE "-"
 

@@ -14,10 +14,12 @@
 #include "logfile.h"
 #include "modmap.h"
 #include "stacktab.h"
+#include "tracelog.h"
 #include "tracer.h"
 #include "writer.h"
 #include <errno.h>
 #include <fcntl.h>
+#include "spin.h"
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -55,10 +57,23 @@ static double seconds_between(const struct timespec *a,
     return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
+static void forget_stack_history(struct stack *s, void *arg)
+{
+    (void)arg;
+    s->prev_bytes = s->prev_blocks = s->prev_allocs = s->prev_alloc_bytes = 0;
+}
+
+/* A fork child's reports start from nothing, as its counters do. */
+static void report_after_fork_child(void)
+{
+    stacktab_each(forget_stack_history, NULL);
+}
+
 void report_start_clock(void)
 {
     clock_gettime(CLOCK_MONOTONIC, &clock_zero);
     previous_report = clock_zero;
+    pthread_atfork(NULL, NULL, report_after_fork_child);
 }
 
 /* ---- gathering ---------------------------------------------------------- */
@@ -392,7 +407,7 @@ static int expand_report_name(const char *pattern, char *out, size_t size)
  * "PROGRAM-PID-N.memlog" in the working directory. */
 static int default_report_name(char *out, size_t size)
 {
-    const char *log = tracer_log_path();
+    const char *log = tracelog_path();
     char pattern[4200];
     struct stat st;
     /* Beside a log that is a file: never /dev/stdout.1.memlog. */
@@ -412,7 +427,7 @@ static int default_report_name(char *out, size_t size)
 /* Opens where this report goes; *OWNED says whether to close it. */
 static int open_destination(int *owned)
 {
-    const char *pattern = mt_config.report_pattern;
+    const char *pattern = mt_config.report;
     char path[4096];
     *owned = 0;
     if (strcmp(pattern, "stderr") == 0)
@@ -428,7 +443,7 @@ static int open_destination(int *owned)
 
 int report_write(const char *trigger, const char *label)
 {
-    pthread_mutex_lock(&report_lock);
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
     report_seq++;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -456,10 +471,10 @@ int report_write(const char *trigger, const char *label)
             close(fd);
     }
     pages_unmap(g.rows, g.cap * sizeof *g.rows);
-    pthread_mutex_unlock(&report_lock);
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
     /* The log on disk then holds every event the report counted, so it can
      * be checked while the program runs on. */
-    tracer_write_out();
+    tracelog_write_out();
     return result;
 }
 

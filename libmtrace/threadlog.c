@@ -127,6 +127,15 @@ void threadlog_flush_all(void)
         threadlog_hand_over(r);
 }
 
+void threadlog_flush_all_nowait(void)
+{
+    for (struct thread_record *r = thread_records(); r; r = r->next_all)
+        if (spin_trylock(&r->log.lock)) {
+            hand_over_locked(&r->log, 0);
+            spin_unlock(&r->log.lock);
+        }
+}
+
 void threadlog_set_direct(void)
 {
     atomic_store(&direct, 1);

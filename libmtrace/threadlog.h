@@ -82,6 +82,9 @@ void threadlog_hand_over(struct thread_record *r);
 void threadlog_flush_mine(void);
 /* Hands every buffer over (exit, exec, fork, reports, muntrace). */
 void threadlog_flush_all(void);
+/* The same, but only for buffers whose lock, and the sink's, are free
+ * now (a thread dying of a signal inside the tracer may hold them). */
+void threadlog_flush_all_nowait(void);
 /* From now on every line goes out as it is appended (after exit). */
 void threadlog_set_direct(void);
 /* In a fork child: the lines belong to the parent's log; locks reset. */

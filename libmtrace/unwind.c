@@ -59,8 +59,7 @@ void unwind_select(enum unwinder which)
 
 const char *unwind_name(void)
 {
-    static const char *const names[] = { "libunwind", "glibc", "fp", "fast" };
-    return names[current];
+    return config_unwinders[current];
 }
 
 /* This thread's stack, so the frame-pointer walk never reads outside it. */
@@ -170,6 +169,17 @@ int unwind_stack_memo(void **frames, int max, const void *caller, void ***memo)
     int n = unwind_stack(frames, max, caller);
     *memo = current == UNWIND_FAST ? fastunwind_memo_user(thread_memo()) : NULL;
     return n;
+}
+
+void unwind_after_fork_child(void)
+{
+    /* libunwind finds unwind tables with dl_iterate_phdr, which a fork
+     * child must not call (forkgate.h); fastunwind gives the same frames
+     * through the lock-free _dl_find_object.  glibc's backtrace() (libgcc
+     * 12, _dl_find_object too) and the frame-pointer walk take no loader
+     * lock. */
+    if (current == UNWIND_LIBUNWIND)
+        current = UNWIND_FAST;
 }
 
 void unwind_forget_code(void)
