@@ -29,6 +29,7 @@
 #include "stacktab.h"
 #include "threadlog.h"
 #include "threads.h"
+#include "timestamp.h"
 #include "unwind.h"
 #include "writer.h"
 #include <errno.h>
@@ -472,6 +473,13 @@ void tracer_realloc_end(void *old, void *new_ptr, size_t size,
 
 /* ---- the log's life ---------------------------------------------------- */
 
+/* "#t NS": the time collection (or this log) started. */
+static void write_time(struct writer *w)
+{
+    char line[TIMESTAMP_LINE_MAX];
+    writer_put(w, line, timestamp_line(line, timestamp_now()));
+}
+
 static void write_header(struct writer *w, pid_t forked_from)
 {
     writer_puts(w, MTF_START "\n");
@@ -500,6 +508,7 @@ static void write_header(struct writer *w, pid_t forked_from)
         writer_puts(w, exe);
         writer_putc(w, '\n');
     }
+    write_time(w);
 }
 
 /* Opens the log named by MALLOC_TRACE; FORKED_FROM is the parent's pid in
@@ -526,6 +535,8 @@ static void open_log(pid_t forked_from)
 void tracer_start(void)
 {
     threadlog_set_sink(log_sink);
+    if (!mt_config.classic)
+        threadlog_set_clock(timestamp_now);
     pthread_mutex_lock(&log_state.lock);
     if (!log_state.started) {
         log_state.started = 1;

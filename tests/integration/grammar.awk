@@ -42,6 +42,7 @@ $1 == "#s" {
 	stacks[$2] = 1
 	next
 }
+$1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
 $1 == "#" { next }
 {
 	i = 1
