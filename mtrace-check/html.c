@@ -1,0 +1,414 @@
+/* html.c - writes the HTML report (see html.h).
+ *
+ * The page is the template html/page.html with its three markers replaced:
+ * the style sheet, the script, and the data.  The data is JSON written
+ * with json.h into memory, then copied with every '<' escaped as \u003c
+ * (it only occurs inside strings), so no text from the log can end the
+ * <script> block it sits in.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#define _GNU_SOURCE /* open_memstream */
+#include "html.h"
+#include "folded.h"
+#include "json.h"
+#include "stackview.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char mtc_page_html_start[], mtc_page_css_start[],
+    mtc_page_js_start[];
+
+/* ---- strings and frames, each written once ----------------------------- */
+
+struct interned {
+    struct strmap index; /* string -> index + 1 */
+    char **items;
+    size_t n, cap;
+};
+
+static void intern_init(struct interned *t)
+{
+    memset(t, 0, sizeof *t);
+    strmap_init(&t->index);
+}
+
+static void intern_destroy(struct interned *t)
+{
+    strmap_destroy(&t->index);
+    free(t->items);
+}
+
+/* Index of S (kept by pointer: the caller's strings outlive the table). */
+static long intern(struct interned *t, const char *s, size_t len)
+{
+    void **slot = strmap_put(&t->index, (struct slice){ s, len });
+    if (*slot == NULL) {
+        if (t->n == t->cap) {
+            t->cap = t->cap ? t->cap * 2 : 256;
+            t->items = xrealloc(t->items, t->cap * sizeof *t->items);
+        }
+        t->items[t->n] = (char *)s;
+        *slot = (void *)(uintptr_t)++t->n;
+    }
+    return (long)(uintptr_t)*slot - 1;
+}
+
+struct frame_info {
+    char *label; /* folded_label(), owned */
+    long file, module;
+    unsigned line;
+    uint64_t off;
+    int inlined;
+};
+
+struct page {
+    struct interned files, modules, frame_keys;
+    struct frame_info *frames;
+    size_t nframes, cap_frames;
+    /* The stacks written, by index into the timeline's stacks. */
+    size_t *which;
+    size_t nwhich;
+    long *stack_of; /* timeline stack index -> written index, or -1 */
+};
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* A frame is known by its label and source line: calls from different
+ * lines of one function are different boxes, as in memray. */
+static long frame_index(struct page *pg, const struct view_frame *f)
+{
+    char label[1024], key[1200];
+    folded_label(f, label, sizeof label);
+    int n = snprintf(key, sizeof key, "%s%c%s:%u", label, 0,
+                     f->file ? f->file : "", f->line);
+    size_t len = n < 0                    ? 0
+                 : (size_t)n < sizeof key ? (size_t)n
+                                          : sizeof key - 1;
+    size_t before = pg->frame_keys.n;
+    char *copy = xmemdup0(key, len);
+    long i = intern(&pg->frame_keys, copy, len);
+    if ((size_t)i < before) {
+        free(copy);
+        return i;
+    }
+    if (pg->nframes == pg->cap_frames) {
+        pg->cap_frames = pg->cap_frames ? pg->cap_frames * 2 : 1024;
+        pg->frames = xrealloc(pg->frames, pg->cap_frames * sizeof *pg->frames);
+    }
+    struct frame_info *fi = &pg->frames[pg->nframes++];
+    fi->label = xstrdup(label);
+    fi->file = f->file ? intern(&pg->files, f->file, strlen(f->file)) : -1;
+    fi->module = -1;
+    if (f->module) {
+        const char *b = base_name(f->module);
+        fi->module = intern(&pg->modules, b, strlen(b));
+    }
+    fi->line = f->line;
+    fi->off = f->off;
+    fi->inlined = f->inlined;
+    return i;
+}
+
+/* ---- JSON pieces ------------------------------------------------------- */
+
+static void u64_array(FILE *o, const char *name, const struct page *pg,
+                      const struct timeline *tl, size_t field_offset)
+{
+    fprintf(o, ",\"%s\":[", name);
+    for (size_t i = 0; i < pg->nwhich; i++) {
+        const char *s = (const char *)&tl->stacks[pg->which[i]];
+        uint64_t v;
+        memcpy(&v, s + field_offset, sizeof v);
+        fprintf(o, "%s%" PRIu64, i ? "," : "", v);
+    }
+    putc(']', o);
+}
+
+static void write_stacks(FILE *o, struct engine *e, const struct timeline *tl,
+                         struct page *pg)
+{
+    struct view_frames vf = { 0 };
+    fputs(",\n\"stacks\":{\"sid\":[", o);
+    for (size_t i = 0; i < pg->nwhich; i++) {
+        long st = (long)pg->which[i] - 1;
+        if (st < 0)
+            fprintf(o, "%snull", i ? "," : "");
+        else
+            fprintf(o, "%s%" PRIu64, i ? "," : "", e->ext.stacks[st].sid);
+    }
+    fputs("],\n\"frames\":[", o);
+    for (size_t i = 0; i < pg->nwhich; i++) {
+        long st = (long)pg->which[i] - 1;
+        fputs(i ? ",[" : "[", o);
+        if (st >= 0) {
+            view_stack(&e->ext, &e->ext.stacks[st], &vf);
+            /* Root first, as the flame graph draws it. */
+            for (size_t k = vf.n; k-- > 0;)
+                fprintf(o, "%s%ld", k + 1 < vf.n ? "," : "",
+                        frame_index(pg, &vf.v[k]));
+        }
+        putc(']', o);
+    }
+    putc(']', o);
+    free(vf.v);
+#define FIELD(name, member)                                                    \
+    u64_array(o, name, pg, tl, offsetof(struct tl_stack, member))
+    FIELD("leak_b", live_bytes);
+    FIELD("leak_n", live_blocks);
+    FIELD("peak_b", peak_bytes);
+    FIELD("peak_n", peak_blocks);
+    FIELD("all_b", alloc_bytes);
+    FIELD("all_n", allocs);
+#undef FIELD
+    fputs("}", o);
+}
+
+static void string_list(FILE *o, const char *name, const struct interned *t)
+{
+    fprintf(o, ",\n\"%s\":[", name);
+    for (size_t i = 0; i < t->n; i++) {
+        if (i)
+            putc(',', o);
+        json_cstring(o, t->items[i]);
+    }
+    putc(']', o);
+}
+
+static void write_frames(FILE *o, const struct page *pg)
+{
+    string_list(o, "files", &pg->files);
+    string_list(o, "modules", &pg->modules);
+    fputs(",\n\"frames\":{\"name\":[", o);
+    for (size_t i = 0; i < pg->nframes; i++) {
+        if (i)
+            putc(',', o);
+        json_cstring(o, pg->frames[i].label);
+    }
+    fputs("],\n\"file\":[", o);
+    for (size_t i = 0; i < pg->nframes; i++)
+        fprintf(o, "%s%ld", i ? "," : "", pg->frames[i].file);
+    fputs("],\"line\":[", o);
+    for (size_t i = 0; i < pg->nframes; i++)
+        fprintf(o, "%s%u", i ? "," : "", pg->frames[i].line);
+    fputs("],\"module\":[", o);
+    for (size_t i = 0; i < pg->nframes; i++)
+        fprintf(o, "%s%ld", i ? "," : "", pg->frames[i].module);
+    fputs("],\"off\":[", o);
+    for (size_t i = 0; i < pg->nframes; i++)
+        fprintf(o, "%s%" PRIu64, i ? "," : "", pg->frames[i].off);
+    fputs("],\"inl\":[", o);
+    for (size_t i = 0; i < pg->nframes; i++)
+        fprintf(o, "%s%d", i ? "," : "", pg->frames[i].inlined);
+    fputs("]}", o);
+}
+
+static double to_ms(uint64_t ns)
+{
+    return (double)ns / 1e6;
+}
+
+static void write_series(FILE *o, const struct timeline *tl)
+{
+    size_t n = tl_nbuckets(tl);
+    fprintf(o, ",\n\"series\":{\"never\":%d,\"line\":[", TL_NEVER);
+    for (size_t i = 0; i < n; i++)
+        fprintf(o, "%s%" PRIu64, i ? "," : "", tl->buckets[i].line_end);
+    fputs("],\"live\":[", o);
+    for (size_t i = 0; i < n; i++)
+        fprintf(o, "%s%" PRIu64, i ? "," : "", tl->buckets[i].live_end);
+    fputs("],\"max\":[", o);
+    for (size_t i = 0; i < n; i++)
+        fprintf(o, "%s%" PRIu64, i ? "," : "", tl->buckets[i].live_max);
+    fputs("],\"t\":", o);
+    if (!tl->has_time) {
+        fputs("null}", o);
+        return;
+    }
+    putc('[', o);
+    for (size_t i = 0; i < n; i++)
+        fprintf(o, "%s%.3f", i ? "," : "", to_ms(tl->buckets[i].t_end));
+    fputs("]}", o);
+}
+
+static void write_intervals(FILE *o, const struct timeline *tl,
+                            const struct page *pg)
+{
+    fputs(",\n\"intervals\":[", o);
+    int first = 1;
+    for (size_t i = 0; i < tl->niv; i++) {
+        const struct tl_interval *v = &tl->iv[i];
+        long s = pg->stack_of[v->stack];
+        if (s < 0)
+            continue;
+        fprintf(o, "%s%ld,%u,%u,%" PRIu64 ",%" PRIu64, first ? "" : ",", s,
+                v->alloc, v->freed, v->bytes, v->blocks);
+        first = 0;
+    }
+    putc(']', o);
+}
+
+static void write_summary(FILE *o, struct engine *e, const struct timeline *tl,
+                          const struct page *pg)
+{
+    size_t leak_stacks = 0;
+    for (size_t i = 0; i < pg->nwhich; i++)
+        leak_stacks += tl->stacks[pg->which[i]].live_blocks > 0;
+    fprintf(o,
+            ",\n\"summary\":{\"lines\":%" PRIu64 ",\"warnings\":%" PRIu64
+            ",\"extended\":%s,\"allocs\":%" PRIu64 ",\"alloc_bytes\":%" PRIu64
+            ",\"frees\":%" PRIu64 ",\"freed_bytes\":%" PRIu64
+            ",\"live_bytes\":%" PRIu64 ",\"live_blocks\":%" PRIu64
+            ",\"leak_stacks\":%zu,\"peak_bytes\":%" PRIu64
+            ",\"peak_blocks\":%" PRIu64 ",\"peak_line\":%" PRIu64
+            ",\"has_time\":%s",
+            e->nr, e->warnings, e->ext.extended ? "true" : "false", tl->allocs,
+            tl->alloc_bytes, tl->frees, tl->freed_bytes, tl->live_bytes,
+            tl->live_blocks, leak_stacks, tl->peak_bytes, tl->peak_blocks,
+            tl->peak_line, tl->has_time ? "true" : "false");
+    if (tl->has_time)
+        fprintf(o, ",\"peak_t\":%.3f,\"duration\":%.3f}", to_ms(tl->peak_t),
+                to_ms(tl->t_last));
+    else
+        fputs(",\"peak_t\":null,\"duration\":null}", o);
+}
+
+/* Every stack that allocated, in the order of the log. */
+static void choose_stacks(struct page *pg, struct engine *e,
+                          const struct timeline *tl)
+{
+    pg->which = xcalloc(tl->nstacks + 1, sizeof *pg->which);
+    pg->stack_of = xcalloc(tl->nstacks + 1, sizeof *pg->stack_of);
+    for (size_t i = 0; i < tl->nstacks; i++) {
+        pg->stack_of[i] = -1;
+        int valid = i == 0 || i - 1 < e->ext.nstacks;
+        if (valid && tl->stacks[i].allocs > 0) {
+            pg->stack_of[i] = (long)pg->nwhich;
+            pg->which[pg->nwhich++] = i;
+        }
+    }
+}
+
+static void write_data(FILE *o, struct engine *e, const struct timeline *tl,
+                       const struct html_source *src, struct page *pg)
+{
+    fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", o);
+    json_cstring(o, src->log);
+    fputs(",\"binary\":", o);
+    json_cstring(o, src->binary);
+    fputs(",\"program\":", o);
+    json_cstring(o, e->ext.program);
+    write_summary(o, e, tl, pg);
+    /* Reachability classes, once the log has verdicts: [{"name",
+     * "bytes", "blocks"}]; the summary shows them as they come. */
+    fputs(",\n\"classes\":[]", o);
+    write_stacks(o, e, tl, pg);
+    write_frames(o, pg);
+    write_series(o, tl);
+    write_intervals(o, tl, pg);
+    fputs("}\n", o);
+}
+
+static void page_destroy(struct page *pg)
+{
+    for (size_t i = 0; i < pg->nframes; i++)
+        free(pg->frames[i].label);
+    for (size_t i = 0; i < pg->frame_keys.n; i++)
+        free(pg->frame_keys.items[i]);
+    free(pg->frames);
+    free(pg->which);
+    free(pg->stack_of);
+    intern_destroy(&pg->files);
+    intern_destroy(&pg->modules);
+    intern_destroy(&pg->frame_keys);
+}
+
+/* ---- the page ---------------------------------------------------------- */
+
+/* JSON in a <script> block: '<' only ever occurs inside strings. */
+static void put_escaped(FILE *out, const char *p, size_t n)
+{
+    const char *end = p + n;
+    while (p < end) {
+        const char *lt = memchr(p, '<', (size_t)(end - p));
+        size_t k = lt ? (size_t)(lt - p) : (size_t)(end - p);
+        fwrite(p, 1, k, out);
+        if (!lt)
+            break;
+        fputs("\\u003c", out);
+        p = lt + 1;
+    }
+}
+
+/* The template with each marker replaced. */
+static void put_page(FILE *out, const char *data, size_t ndata)
+{
+    static const char *const markers[] = { "/*@CSS@*/", "/*@JS@*/", "@DATA@" };
+    const char *p = mtc_page_html_start;
+    for (;;) {
+        const char *next = NULL;
+        int which = -1;
+        for (int i = 0; i < 3; i++) {
+            const char *m = strstr(p, markers[i]);
+            if (m && (!next || m < next))
+                next = m, which = i;
+        }
+        if (!next) {
+            fputs(p, out);
+            return;
+        }
+        fwrite(p, 1, (size_t)(next - p), out);
+        if (which == 0)
+            fputs(mtc_page_css_start, out);
+        else if (which == 1)
+            fputs(mtc_page_js_start, out);
+        else
+            put_escaped(out, data, ndata);
+        p = next + strlen(markers[which]);
+    }
+}
+
+int html_write(const char *path, struct engine *e, const struct timeline *tl,
+               const struct html_source *src)
+{
+    struct page pg;
+    char *data = NULL;
+    size_t ndata = 0;
+
+    memset(&pg, 0, sizeof pg);
+    intern_init(&pg.files);
+    intern_init(&pg.modules);
+    intern_init(&pg.frame_keys);
+    choose_stacks(&pg, e, tl);
+    FILE *mem = open_memstream(&data, &ndata);
+    if (mem == NULL) {
+        note("cannot write the HTML report: %s", strerror(errno));
+        page_destroy(&pg);
+        return -1;
+    }
+    write_data(mem, e, tl, src, &pg);
+    fclose(mem);
+    page_destroy(&pg);
+
+    FILE *out = fopen(path, "w");
+    if (out == NULL) {
+        note("cannot write the HTML report to '%s': %s", path, strerror(errno));
+        free(data);
+        return -1;
+    }
+    put_page(out, data, ndata);
+    free(data);
+    int bad = ferror(out);
+    if (fclose(out) != 0 || bad) {
+        note("error writing the HTML report to '%s': %s", path,
+             strerror(errno));
+        return -1;
+    }
+    return 0;
+}
