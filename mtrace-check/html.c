@@ -66,6 +66,7 @@ struct frame_info {
 
 struct page {
     struct interned files, modules, frame_keys;
+    struct strmap by_view; /* a view_frame's bytes -> frame index + 1 */
     struct frame_info *frames;
     size_t nframes, cap_frames;
     /* The stacks written, by index into the timeline's stacks. */
@@ -82,7 +83,7 @@ static const char *base_name(const char *path)
 
 /* A frame is known by its label and source line: calls from different
  * lines of one function are different boxes, as in memray. */
-static long frame_index(struct page *pg, const struct view_frame *f)
+static long new_frame_index(struct page *pg, const struct view_frame *f)
 {
     char label[1024], key[1200];
     folded_label(f, label, sizeof label);
@@ -116,7 +117,55 @@ static long frame_index(struct page *pg, const struct view_frame *f)
     return i;
 }
 
+/* The same return address in many stacks: its view (the symbolizer's
+ * strings, by pointer) is looked up without formatting its label. */
+static long frame_index(struct page *pg, const struct view_frame *f)
+{
+    struct view_frame key;
+    memset(&key, 0, sizeof key); /* padding too: the bytes are the key */
+    key.function = f->function;
+    key.file = f->file;
+    key.line = f->line;
+    key.module = f->module;
+    key.unknown_module = f->unknown_module;
+    key.off = f->off;
+    key.inlined = f->inlined;
+    void **slot = strmap_put(&pg->by_view,
+                             (struct slice){ (char *)&key, sizeof key });
+    if (*slot == NULL)
+        *slot = (void *)(uintptr_t)(new_frame_index(pg, f) + 1);
+    return (long)(uintptr_t)*slot - 1;
+}
+
 /* ---- JSON pieces ------------------------------------------------------- */
+
+/* fprintf costs more than everything else here on a big log. */
+static void put_u64(FILE *o, uint64_t v)
+{
+    char buf[24], *p = buf + sizeof buf;
+    do
+        *--p = (char)('0' + v % 10);
+    while (v /= 10);
+    fwrite(p, 1, (size_t)(buf + sizeof buf - p), o);
+}
+
+static void put_i64(FILE *o, int64_t v)
+{
+    if (v < 0) {
+        putc('-', o);
+        put_u64(o, (uint64_t)-v);
+    } else {
+        put_u64(o, (uint64_t)v);
+    }
+}
+
+/* ",v" or "v" */
+static void put_item(FILE *o, size_t i, int64_t v)
+{
+    if (i)
+        putc(',', o);
+    put_i64(o, v);
+}
 
 static void u64_array(FILE *o, const char *name, const struct page *pg,
                       const struct timeline *tl, size_t field_offset)
@@ -126,7 +175,7 @@ static void u64_array(FILE *o, const char *name, const struct page *pg,
         const char *s = (const char *)&tl->stacks[pg->which[i]];
         uint64_t v;
         memcpy(&v, s + field_offset, sizeof v);
-        fprintf(o, "%s%" PRIu64, i ? "," : "", v);
+        put_item(o, i, (int64_t)v);
     }
     putc(']', o);
 }
@@ -151,8 +200,7 @@ static void write_stacks(FILE *o, struct engine *e, const struct timeline *tl,
             view_stack(&e->ext, &e->ext.stacks[st], &vf);
             /* Root first, as the flame graph draws it. */
             for (size_t k = vf.n; k-- > 0;)
-                fprintf(o, "%s%ld", k + 1 < vf.n ? "," : "",
-                        frame_index(pg, &vf.v[k]));
+                put_item(o, k + 1 < vf.n, frame_index(pg, &vf.v[k]));
         }
         putc(']', o);
     }
@@ -193,19 +241,19 @@ static void write_frames(FILE *o, const struct page *pg)
     }
     fputs("],\n\"file\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
-        fprintf(o, "%s%ld", i ? "," : "", pg->frames[i].file);
+        put_item(o, i, pg->frames[i].file);
     fputs("],\"line\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
-        fprintf(o, "%s%u", i ? "," : "", pg->frames[i].line);
+        put_item(o, i, pg->frames[i].line);
     fputs("],\"module\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
-        fprintf(o, "%s%ld", i ? "," : "", pg->frames[i].module);
+        put_item(o, i, pg->frames[i].module);
     fputs("],\"off\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
-        fprintf(o, "%s%" PRIu64, i ? "," : "", pg->frames[i].off);
+        put_item(o, i, (int64_t)pg->frames[i].off);
     fputs("],\"inl\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
-        fprintf(o, "%s%d", i ? "," : "", pg->frames[i].inlined);
+        put_item(o, i, pg->frames[i].inlined);
     fputs("]}", o);
 }
 
@@ -219,13 +267,13 @@ static void write_series(FILE *o, const struct timeline *tl)
     size_t n = tl_nbuckets(tl);
     fprintf(o, ",\n\"series\":{\"never\":%d,\"line\":[", TL_NEVER);
     for (size_t i = 0; i < n; i++)
-        fprintf(o, "%s%" PRIu64, i ? "," : "", tl->buckets[i].line_end);
+        put_item(o, i, (int64_t)tl->buckets[i].line_end);
     fputs("],\"live\":[", o);
     for (size_t i = 0; i < n; i++)
-        fprintf(o, "%s%" PRIu64, i ? "," : "", tl->buckets[i].live_end);
+        put_item(o, i, (int64_t)tl->buckets[i].live_end);
     fputs("],\"max\":[", o);
     for (size_t i = 0; i < n; i++)
-        fprintf(o, "%s%" PRIu64, i ? "," : "", tl->buckets[i].live_max);
+        put_item(o, i, (int64_t)tl->buckets[i].live_max);
     fputs("],\"t\":", o);
     if (!tl->has_time) {
         fputs("null}", o);
@@ -247,8 +295,11 @@ static void write_intervals(FILE *o, const struct timeline *tl,
         long s = pg->stack_of[v->stack];
         if (s < 0)
             continue;
-        fprintf(o, "%s%ld,%u,%u,%" PRIu64 ",%" PRIu64, first ? "" : ",", s,
-                v->alloc, v->freed, v->bytes, v->blocks);
+        put_item(o, !first, s);
+        put_item(o, 1, v->alloc);
+        put_item(o, 1, v->freed);
+        put_item(o, 1, (int64_t)v->bytes);
+        put_item(o, 1, (int64_t)v->blocks);
         first = 0;
     }
     putc(']', o);
@@ -327,6 +378,7 @@ static void page_destroy(struct page *pg)
     intern_destroy(&pg->files);
     intern_destroy(&pg->modules);
     intern_destroy(&pg->frame_keys);
+    strmap_destroy(&pg->by_view);
 }
 
 /* ---- the page ---------------------------------------------------------- */
@@ -385,6 +437,7 @@ int html_write(const char *path, struct engine *e, const struct timeline *tl,
     intern_init(&pg.files);
     intern_init(&pg.modules);
     intern_init(&pg.frame_keys);
+    strmap_init(&pg.by_view);
     choose_stacks(&pg, e, tl);
     FILE *mem = open_memstream(&data, &ndata);
     if (mem == NULL) {
