@@ -205,6 +205,7 @@
     box.dataset.view = state.view;
     box.dataset.zoom = z.f === -1 ? '' : frameName(z.f);
     box.dataset.boxes = String(drawn.length);
+    box.dataset.range = state.view === 'range' ? state.range.lo + ',' + state.range.hi : '';
     renderCrumbs(z);
     updateSearch();
   }
