@@ -80,6 +80,22 @@ static void show(void)
     pr.shown = 1;
 }
 
+/* A message is about to be printed: erase the line (the next tick draws
+ * it again below the message); the lock keeps the tick out meanwhile. */
+static void before_message(void)
+{
+    pthread_mutex_lock(&pr.lock);
+    if (pr.shown) {
+        fputs("\r\033[K", stderr);
+        pr.shown = 0;
+    }
+}
+
+static void after_message(void)
+{
+    pthread_mutex_unlock(&pr.lock);
+}
+
 static void *watch(void *arg)
 {
     (void)arg;
@@ -110,6 +126,10 @@ void progress_start(const uint64_t *bytes, uint64_t total, int quiet)
     pr.phase = NULL;
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     pr.running = pthread_create(&pr.thread, NULL, watch, NULL) == 0;
+    if (pr.running) {
+        message_begin = before_message;
+        message_end = after_message;
+    }
 }
 
 void progress_phase(const char *what)
@@ -129,6 +149,7 @@ void progress_stop(void)
     pthread_mutex_unlock(&pr.lock);
     pthread_join(pr.thread, NULL);
     pr.running = 0;
+    message_begin = message_end = NULL;
     if (pr.shown) {
         fputs("\r\033[K", stderr);
         fflush(stderr);
