@@ -25,7 +25,7 @@ void threadlog_set_clock(uint64_t (*now)(void))
  * never read the clock.  WAIT as for the sink: a hand-over that would not
  * wait for the log does not wait to stamp either.  Two threads may both
  * find it due and both write one; readers keep the largest value. */
-static void stamp(int force, int wait)
+__attribute__((noinline)) static void stamp(int force, int wait)
 {
     char line[TIMESTAMP_LINE_MAX];
     if (clock_now == NULL || sink == NULL)
