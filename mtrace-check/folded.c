@@ -63,10 +63,10 @@ static char *stack_text(struct ext_store *x, int32_t stack,
 {
     char label[1024];
     size_t len = 0, cap = 256;
-    char *s = xmalloc(cap);
 
     if (stack < 0)
         return xstrdup(FOLDED_NO_STACK);
+    char *s = xmalloc(cap);
     view_stack(x, &x->stacks[stack], vf);
     s[0] = '\0';
     for (size_t i = vf->n; i-- > 0;) {

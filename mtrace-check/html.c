@@ -167,6 +167,13 @@ static void put_item(FILE *o, size_t i, int64_t v)
     put_i64(o, v);
 }
 
+static void put_uitem(FILE *o, size_t i, uint64_t v)
+{
+    if (i)
+        putc(',', o);
+    put_u64(o, v);
+}
+
 static void u64_array(FILE *o, const char *name, const struct page *pg,
                       const struct timeline *tl, size_t field_offset)
 {
@@ -175,7 +182,7 @@ static void u64_array(FILE *o, const char *name, const struct page *pg,
         const char *s = (const char *)&tl->stacks[pg->which[i]];
         uint64_t v;
         memcpy(&v, s + field_offset, sizeof v);
-        put_item(o, i, (int64_t)v);
+        put_uitem(o, i, v);
     }
     putc(']', o);
 }
@@ -250,7 +257,7 @@ static void write_frames(FILE *o, const struct page *pg)
         put_item(o, i, pg->frames[i].module);
     fputs("],\"off\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
-        put_item(o, i, (int64_t)pg->frames[i].off);
+        put_uitem(o, i, pg->frames[i].off);
     fputs("],\"inl\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
         put_item(o, i, pg->frames[i].inlined);
@@ -267,13 +274,13 @@ static void write_series(FILE *o, const struct timeline *tl)
     size_t n = tl_nbuckets(tl);
     fprintf(o, ",\n\"series\":{\"never\":%d,\"line\":[", TL_NEVER);
     for (size_t i = 0; i < n; i++)
-        put_item(o, i, (int64_t)tl->buckets[i].line_end);
+        put_uitem(o, i, tl->buckets[i].line_end);
     fputs("],\"live\":[", o);
     for (size_t i = 0; i < n; i++)
-        put_item(o, i, (int64_t)tl->buckets[i].live_end);
+        put_uitem(o, i, tl->buckets[i].live_end);
     fputs("],\"max\":[", o);
     for (size_t i = 0; i < n; i++)
-        put_item(o, i, (int64_t)tl->buckets[i].live_max);
+        put_uitem(o, i, tl->buckets[i].live_max);
     fputs("],\"t\":", o);
     if (!tl->has_time) {
         fputs("null}", o);
@@ -298,8 +305,8 @@ static void write_intervals(FILE *o, const struct timeline *tl,
         put_item(o, !first, s);
         put_item(o, 1, v->alloc);
         put_item(o, 1, v->freed);
-        put_item(o, 1, (int64_t)v->bytes);
-        put_item(o, 1, (int64_t)v->blocks);
+        put_uitem(o, 1, v->bytes);
+        put_uitem(o, 1, v->blocks);
         first = 0;
     }
     putc(']', o);
@@ -328,6 +335,45 @@ static void write_summary(FILE *o, struct engine *e, const struct timeline *tl,
                 to_ms(tl->t_last));
     else
         fputs(",\"peak_t\":null,\"duration\":null}", o);
+}
+
+static int by_frame(const void *pa, const void *pb)
+{
+    const struct frame_ref *a = pa, *b = pb;
+    if (a->module != b->module)
+        return a->module < b->module ? -1 : 1;
+    return (a->off > b->off) - (a->off < b->off);
+}
+
+/* Resolve every distinct frame of the chosen stacks once, in address
+ * order: libbfd remembers the last function it found, so neighbours in
+ * one function skip its scan of the symbol table (the stacks' own order
+ * jumps around).  One pseudo-stack of them all goes through view_stack. */
+static void resolve_in_order(struct page *pg, struct engine *e)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < pg->nwhich; i++)
+        if (pg->which[i] > 0)
+            n += e->ext.stacks[pg->which[i] - 1].nframes;
+    struct frame_ref *all = xmalloc((n + 1) * sizeof *all);
+    n = 0;
+    for (size_t i = 0; i < pg->nwhich; i++) {
+        if (pg->which[i] == 0)
+            continue;
+        const struct stack *st = &e->ext.stacks[pg->which[i] - 1];
+        memcpy(all + n, st->frames, st->nframes * sizeof *all);
+        n += st->nframes;
+    }
+    qsort(all, n, sizeof *all, by_frame);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || by_frame(&all[k - 1], &all[i]) != 0)
+            all[k++] = all[i];
+    struct stack pseudo = { 0, (uint32_t)k, all };
+    struct view_frames vf = { 0 };
+    view_stack(&e->ext, &pseudo, &vf);
+    free(vf.v);
+    free(all);
 }
 
 /* Every stack that allocated, in the order of the log. */
@@ -439,6 +485,7 @@ int html_write(const char *path, struct engine *e, const struct timeline *tl,
     intern_init(&pg.frame_keys);
     strmap_init(&pg.by_view);
     choose_stacks(&pg, e, tl);
+    resolve_in_order(&pg, e);
     FILE *mem = open_memstream(&data, &ndata);
     if (mem == NULL) {
         note("cannot write the HTML report: %s", strerror(errno));
