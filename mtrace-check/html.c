@@ -402,9 +402,18 @@ static void write_data(FILE *o, struct engine *e, const struct timeline *tl,
     fputs(",\"program\":", o);
     json_cstring(o, e->ext.program);
     write_summary(o, e, tl, pg);
-    /* Reachability classes, once the log has verdicts: [{"name",
-     * "bytes", "blocks"}]; the summary shows them as they come. */
-    fputs(",\n\"classes\":[]", o);
+    /* Reachability classes: the summary shows them as they come. */
+    fputs(",\n\"classes\":[", o);
+    for (size_t i = 0; i < src->nclasses; i++) {
+        fputs(i ? ",{\"name\":" : "{\"name\":", o);
+        json_cstring(o, src->classes[i].name);
+        fputs(",\"bytes\":", o);
+        put_u64(o, src->classes[i].bytes);
+        fputs(",\"blocks\":", o);
+        put_u64(o, src->classes[i].blocks);
+        putc('}', o);
+    }
+    putc(']', o);
     write_stacks(o, e, tl, pg);
     write_frames(o, pg);
     write_series(o, tl);

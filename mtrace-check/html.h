@@ -12,10 +12,19 @@
 
 #include "engine.h"
 
+/* The leaks of one reachability class (once the log has verdicts): the
+ * summary lists them in the order given. */
+struct html_class {
+    const char *name; /* e.g. "definitely lost" */
+    uint64_t bytes, blocks;
+};
+
 /* What the report is about, beyond the engine's state. */
 struct html_source {
     const char *log;
     const char *binary; /* NULL when not given */
+    const struct html_class *classes;
+    size_t nclasses; /* 0: no verdicts in the log */
 };
 
 /* Writes the page for the replayed engine E and its finished timeline

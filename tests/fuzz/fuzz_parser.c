@@ -115,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         replay_serial(&lr, &e);
     engine_finish(&e);
     if (e.tl) {
-        struct html_source src = { "fuzz", NULL };
+        struct html_source src = { "fuzz", NULL, NULL, 0 };
         tl_finish(&tl, &e.table, e.nr);
         folded_write(sink, &e.ext, &tl, (enum folded_view)(size % 3));
         html_write("/dev/null", &e, &tl, &src);

@@ -289,6 +289,18 @@ def test_hand_log(b):
     check("hand: peak at 2.5 ms",
           "2.50 ms" in b.eval("document.getElementById('summary').textContent"))
     network_checks(b, "hand", url)
+    # Reachability classes plug into the summary as the data lists them
+    # (html.h: struct html_class; the log's verdicts will fill them).
+    classed = os.path.join(OUT, "hand-classes.html")
+    with open(classed, "w", encoding="utf-8") as f:
+        f.write(text.replace('"classes":[]', '"classes":[{"name":"definitely lost",'
+                             '"bytes":80,"blocks":2},{"name":"still reachable",'
+                             '"bytes":43,"blocks":3}]', 1))
+    open_page(b, classed, "hand with classes")
+    summary = b.eval("document.getElementById('summary').textContent")
+    check("hand: classes in the summary",
+          "By reachability" in summary and "definitely lost" in summary
+          and "still reachable" in summary, summary)
 
 
 def test_classic_log(b):
