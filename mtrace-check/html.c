@@ -57,11 +57,10 @@ static long intern(struct interned *t, const char *s, size_t len)
 }
 
 struct frame_info {
-    char *label; /* folded_label(), owned */
-    long file, module;
-    unsigned line;
+    char *label;           /* folded_label(), owned */
+    int64_t file, module;  /* string indexes, -1: none */
+    int64_t line, inlined; /* written as JSON columns */
     uint64_t off;
-    int inlined;
 };
 
 struct page {
@@ -236,6 +235,19 @@ static void string_list(FILE *o, const char *name, const struct interned *t)
     putc(']', o);
 }
 
+/* ",NAME:[...]": one int64_t field of every frame. */
+static void frame_column(FILE *o, const char *name, const struct page *pg,
+                         size_t field_offset)
+{
+    fprintf(o, ",\"%s\":[", name);
+    for (size_t i = 0; i < pg->nframes; i++) {
+        int64_t v;
+        memcpy(&v, (const char *)&pg->frames[i] + field_offset, sizeof v);
+        put_item(o, i, v);
+    }
+    putc(']', o);
+}
+
 static void write_frames(FILE *o, const struct page *pg)
 {
     string_list(o, "files", &pg->files);
@@ -246,21 +258,14 @@ static void write_frames(FILE *o, const struct page *pg)
             putc(',', o);
         json_cstring(o, pg->frames[i].label);
     }
-    fputs("],\n\"file\":[", o);
-    for (size_t i = 0; i < pg->nframes; i++)
-        put_item(o, i, pg->frames[i].file);
-    fputs("],\"line\":[", o);
-    for (size_t i = 0; i < pg->nframes; i++)
-        put_item(o, i, pg->frames[i].line);
-    fputs("],\"module\":[", o);
-    for (size_t i = 0; i < pg->nframes; i++)
-        put_item(o, i, pg->frames[i].module);
-    fputs("],\"off\":[", o);
+    putc(']', o);
+    frame_column(o, "file", pg, offsetof(struct frame_info, file));
+    frame_column(o, "line", pg, offsetof(struct frame_info, line));
+    frame_column(o, "module", pg, offsetof(struct frame_info, module));
+    frame_column(o, "inl", pg, offsetof(struct frame_info, inlined));
+    fputs(",\"off\":[", o);
     for (size_t i = 0; i < pg->nframes; i++)
         put_uitem(o, i, pg->frames[i].off);
-    fputs("],\"inl\":[", o);
-    for (size_t i = 0; i < pg->nframes; i++)
-        put_item(o, i, pg->frames[i].inlined);
     fputs("]}", o);
 }
 

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import cdp  # noqa: E402
+from tally import check, summary  # noqa: E402
 
 CHECKER = os.path.join(ROOT, "mtrace-check", "mtrace-check")
 LIB = os.path.join(ROOT, "libmtrace", "libmtrace.so")
@@ -31,17 +32,6 @@ GLIBC_DEBUG = "/lib/x86_64-linux-gnu/libc_malloc_debug.so"
 OUT = os.path.join(HERE, "out")
 PHASES = os.path.join(HERE, "build", "phases")
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("PASS: " + name)
-    else:
-        failed += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 def run(argv, env=None, ok=(0, 1)):
@@ -297,10 +287,10 @@ def test_hand_log(b):
                              '"bytes":80,"blocks":2},{"name":"still reachable",'
                              '"bytes":43,"blocks":3}]', 1))
     open_page(b, classed, "hand with classes")
-    summary = b.eval("document.getElementById('summary').textContent")
+    cards = b.eval("document.getElementById('summary').textContent")
     check("hand: classes in the summary",
-          "By reachability" in summary and "definitely lost" in summary
-          and "still reachable" in summary, summary)
+          "By reachability" in cards and "definitely lost" in cards
+          and "still reachable" in cards, cards)
 
 
 def test_classic_log(b):
@@ -325,9 +315,8 @@ def test_classic_log(b):
 def main():
     os.makedirs(OUT, exist_ok=True)
     if cdp.find_chromium() is None:
-        print("FAIL: chromium is not installed (scripts/install-deps.sh installs it)")
-        print("0 passed, 1 failed")
-        return 1
+        check("chromium is installed (scripts/install-deps.sh installs it)", False)
+        return summary()
     b = cdp.Browser()
     try:
         b.call("Network.enable")
@@ -340,8 +329,7 @@ def main():
                 check(test.__name__, False, repr(e))
     finally:
         b.close()
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from tally import check, summary  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CHECKER = os.path.join(ROOT, "mtrace-check", "mtrace-check")
 LIB = os.path.join(ROOT, "libmtrace", "libmtrace.so")
@@ -33,17 +35,6 @@ HAND = os.path.join(HERE, "logs", "hand.log")
 # A frame: anything but ';' and line ends, not blank; the weight: digits.
 FOLDED_LINE = re.compile(r"^[^;\n\r]*[^;\s][^;\n\r]*(;[^;\n\r]*[^;\s][^;\n\r]*)* [1-9][0-9]*$")
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("PASS: " + name)
-    else:
-        failed += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 def run(argv, **kw):
@@ -197,8 +188,7 @@ def main():
             test()
         except Exception as e:
             check(test.__name__, False, repr(e))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":
