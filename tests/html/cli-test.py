@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-# cli-test.py - mtrace-check's --folded, --html and progress line from the
-# command line:
+# cli-test.py - libmtrace's "#t" time records in a real log, and
+# mtrace-check's --folded, --html and progress line from the command line:
+#   - "#t": one after the header, nondecreasing in one thread, spanning at
+#     least the program's sleeps, at most about one per millisecond, one
+#     after the last event, none in a classic log;
 #   - --folded on the hand-checked log prints exactly logs/hand.expected;
 #   - --folded of a traced program is valid folded input for flamegraph.pl,
 #     inferno and speedscope, checked strictly (flamegraph.pl itself is not
@@ -101,6 +104,46 @@ def test_traced():
           validate("--html --folded=all", r.stdout.decode()) == sums["all"])
 
 
+def trace_phases(name, config=None):
+    log = os.path.join(OUT, name)
+    for f in os.listdir(OUT):
+        if f.startswith(name):
+            os.unlink(os.path.join(OUT, f))
+    env = dict(os.environ, MALLOC_TRACE=log, LD_PRELOAD=LIB)
+    env.pop("MEMLEAK_CONFIG", None)
+    if config:
+        env["MEMLEAK_CONFIG"] = config
+    subprocess.run([PHASES], env=env, check=True, timeout=300)
+    return open(log, encoding="utf-8", errors="replace").read().splitlines()
+
+
+def test_time_records():
+    """libmtrace's "#t" records (doc/format.md, "Time") in a real log."""
+    lines = trace_phases("time.log")
+    stamps = [(i, int(l.split()[1])) for i, l in enumerate(lines) if l.startswith("#t ")]
+    check("#t: well formed", all(re.fullmatch(r"#t [0-9]+", lines[i]) for i, _ in stamps))
+    check("#t: one right after the header",
+          len(lines) > 3 and lines[2].startswith("#p ") and lines[3].startswith("#t "),
+          str(lines[:4]))
+    values = [v for _, v in stamps]
+    check("#t: one thread's stamps never go back", values == sorted(values))
+    # The program sleeps 20 x 2 ms and 40 x 3 ms: at least that much passed.
+    check("#t: the run lasts at least its sleeps",
+          values and values[-1] - values[0] >= 160 * 1000000,
+          "%s ns" % (values[-1] - values[0] if values else None))
+    events = [i for i, l in enumerate(lines) if l[:1] in "+-<>" or l.startswith("@ ")]
+    check("#t: stamps while it runs, not only at the ends",
+          sum(1 for i, _ in stamps if events[0] < i < events[-1]) >= 10,
+          "%d stamps" % len(stamps))
+    check("#t: the exit flush tells the end", stamps and stamps[-1][0] > events[-1])
+    # At most one per millisecond, plus the forced ones at flushes.
+    span_ms = (values[-1] - values[0]) / 1e6 if values else 0
+    check("#t: at most about one per millisecond", len(values) <= span_ms + 10,
+          "%d stamps in %.0f ms" % (len(values), span_ms))
+    classic = trace_phases("time-classic.log", "classic")
+    check("#t: none in a classic log", not any(l.startswith("#t") for l in classic))
+
+
 def test_errors():
     r = run([CHECKER, "--folded=live", HAND])
     check("--folded=live: status 2", r.returncode == 2 and b"leaks, peak or all" in r.stderr)
@@ -183,7 +226,8 @@ def test_progress():
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    for test in (test_hand, test_traced, test_errors, test_progress):
+    for test in (test_hand, test_traced, test_time_records, test_errors,
+                 test_progress):
         try:
             test()
         except Exception as e:
