@@ -94,9 +94,8 @@ static int is_far(uintptr_t ptr)
  * table.  Stretches, not 4 KiB pages: stretches hashed to the same slots
  * share them, and with whole pages (256 slots each, a third to all of
  * them taken by one page of small blocks) such overlaps made probe runs
- * of hundreds of slots (measured: 1,240 instructions an insert with 1M
- * live blocks, 360 with stretches; 0.43 s against 0.39 s on bench live).
- * Smaller stretches lose more to cache misses than they gain. */
+ * of hundreds of slots.  Smaller stretches lose more to cache misses than
+ * they gain (bench/RESULTS.md and the commit history have the figures). */
 #define STRETCH_SHIFT 8
 #define IN_STRETCH_BITS (STRETCH_SHIFT - 4) /* 16-byte granules in a stretch */
 

@@ -48,8 +48,8 @@ int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack);
  * not wait for memory (the table is far larger than the cache). */
 void livetab_prefetch(uintptr_t ptr);
 /* The same for the neighbourhood after PTR's: programs often allocate and
- * free neighbours in address order (measured: -20 % wall time on bench
- * live, where each neighbourhood's slots otherwise miss the cache). */
+ * free neighbours in address order, and each neighbourhood's slots would
+ * otherwise miss the cache. */
 void livetab_prefetch_next(uintptr_t ptr);
 /* Live blocks (freed entries are not counted). */
 size_t livetab_count(void);

@@ -8,6 +8,7 @@
 #include "tracelog.h"
 #include "tracer.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -39,6 +40,22 @@ static struct {
     atomic_int wrapped;        /* the kernel runs our trampoline for it  */
     atomic_int fatal_watch;    /* SIG_DFL kills: finish the log first    */
 } actions[NSIG];
+
+/* The process whose dispositions the table holds.  A vfork() child shares
+ * our memory but has dispositions of its own (it may set SIG_DFL before
+ * its exec): its changes must not reach the parent's table. */
+static pid_t table_owner;
+
+static void own_table_after_fork(void)
+{
+    table_owner = getpid();
+}
+
+__attribute__((constructor)) static void own_table(void)
+{
+    table_owner = getpid();
+    pthread_atfork(NULL, NULL, own_table_after_fork);
+}
 
 static uintptr_t handler_of(const struct sigaction *a)
 {
@@ -116,7 +133,7 @@ static int wrappable(int sig)
 MT_EXPORT int sigaction(int sig, const struct sigaction *act,
                         struct sigaction *old)
 {
-    if (!wrappable(sig))
+    if (!wrappable(sig) || getpid() != table_owner)
         return __sigaction(sig, act, old);
     return set_disposition(sig, act, old);
 }
@@ -127,7 +144,7 @@ static sighandler_t adopt(int sig, sighandler_t (*real)(int, sighandler_t),
                           sighandler_t handler)
 {
     struct sigaction before, now;
-    if (real == NULL || !wrappable(sig))
+    if (real == NULL || !wrappable(sig) || getpid() != table_owner)
         return real ? real(sig, handler) : SIG_ERR;
     set_disposition(sig, NULL, &before);
     if (real(sig, handler) == SIG_ERR)

@@ -55,6 +55,11 @@ struct thread_record;
  * may decline (returns 0) rather than wait for a lock; else it returns 1. */
 void threadlog_set_sink(int (*sink)(const char *lines, size_t n, int wait));
 
+/* The clock of the "#t" time records (timestamp.h), NULL (the default):
+ * none.  With one, a "#t" line follows a hand-over when the last one is
+ * MTF_TIME_STEP_NS old, and every threadlog_flush_all(). */
+void threadlog_set_clock(uint64_t (*now)(void));
+
 /* The tag the calling thread's next line will carry; 0 (never pending)
  * for a thread without an id, whose lines go straight to the sink. */
 uint32_t threadlog_tag(void);

@@ -14,6 +14,7 @@
 #include "spin.h"
 #include "stacktab.h"
 #include "threadlog.h"
+#include "timestamp.h"
 #include "unwind.h"
 #include "writer.h"
 #include <errno.h>
@@ -101,21 +102,46 @@ static void write_header(struct writer *w)
         writer_puts(w, exe);
         writer_putc(w, '\n');
     }
+    /* "#t NS": when this log began. */
+    char line[TIMESTAMP_LINE_MAX];
+    writer_put(w, line, timestamp_line(line, timestamp_now()));
+}
+
+/* MALLOC_TRACE made absolute when collection starts: a fork child opens
+ * its log (on its first line) beside its parent's, wherever it is then. */
+static char trace_pattern[4096];
+
+static void remember_pattern(void)
+{
+    const char *p = mt_trace_path;
+    size_t dir = 0;
+    trace_pattern[0] = '\0';
+    if (p == NULL || *p == '\0')
+        return;
+    if (p[0] != '/' && getcwd(trace_pattern, sizeof trace_pattern - 1)) {
+        dir = strlen(trace_pattern);
+        trace_pattern[dir++] = '/';
+    }
+    if (dir + strlen(p) < sizeof trace_pattern)
+        strcpy(trace_pattern + dir, p);
+    else
+        strcpy(trace_pattern, p); /* logfile_open says it is too long */
 }
 
 /* Opens the log named by MALLOC_TRACE (a fork child's own name when
  * log_state.forked_from is set). */
 static void open_log(void)
 {
-    const char *pattern = mt_trace_path;
+    const char *pattern = trace_pattern;
     atomic_store(&log_state.mode, LOG_NONE);
     if (pattern == NULL || *pattern == '\0')
         return;
     int fd = logfile_open(pattern, getpid(), log_state.forked_from != 0,
                           log_state.path, sizeof log_state.path);
     if (fd < 0) {
-        diag("cannot open the trace log ", pattern,
-             ", no log is written: ", strerror(errno), NULL);
+        diag("cannot open the trace log ", pattern, ", no log is written: ",
+             errno == ENXIO ? "a FIFO without a reader" : strerror(errno),
+             NULL);
         return;
     }
     writer_init(&log_state.w, fd, log_buffer, sizeof log_buffer);
@@ -278,6 +304,15 @@ static void emit_long_event(struct writer *w, char op, const void *ptr,
     writer_put(w, line, format_event(line, op, ptr, size, with_size, s, NULL));
 }
 
+/* A "#t" record alone (threadlog.c stamps hand-overs): no line of the
+ * process's, so it never opens a fork child's pending log. */
+static int only_time(const char *lines, size_t n)
+{
+    size_t k = sizeof MTF_REC_TIME - 1;
+    return n > k && memcmp(lines, MTF_REC_TIME " ", k + 1) == 0 &&
+           memchr(lines, '\n', n) == lines + n - 1;
+}
+
 /* Where the threads' buffers go: the shared log. */
 static int log_sink(const char *lines, size_t n, int wait)
 {
@@ -285,7 +320,7 @@ static int log_sink(const char *lines, size_t n, int wait)
         lock_log();
     else if (!mutex_trylock(&log_state.lock, LOCK_RANK_LOG))
         return 0;
-    if (log_ready()) {
+    if ((mode() == LOG_OPEN || !only_time(lines, n)) && log_ready()) {
         writer_put(&log_state.w, lines, n);
         stop_on_write_failure();
     }
@@ -336,6 +371,7 @@ void tracelog_event(char op, const void *ptr, size_t size, int with_size,
 
 void tracelog_start(void)
 {
+    remember_pattern();
     threadlog_set_sink(log_sink);
     lock_log();
     open_log();

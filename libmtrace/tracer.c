@@ -22,6 +22,7 @@
 #include "stacktab.h"
 #include "threadlog.h"
 #include "threads.h"
+#include "timestamp.h"
 #include "tracelog.h"
 #include "unwind.h"
 #include <pthread.h>
@@ -242,6 +243,8 @@ void tracer_start(void)
     if (started)
         return;
     started = 1;
+    if (!mt_config.classic) /* "#t" records (timestamp.h) */
+        threadlog_set_clock(timestamp_now);
     tracelog_start();
     atomic_store(&mt_collecting, 1);
 }

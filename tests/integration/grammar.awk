@@ -51,6 +51,7 @@ $1 == "#e" {
 	ended = NR
 	next
 }
+$1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
 $1 == "#" { next }
 {
 	i = 1

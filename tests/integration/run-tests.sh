@@ -42,7 +42,7 @@ ALL_TESTS=(
 	exec-threads exec-busy exec-fails fork-exec-twice fork-exec-timeout setuid
 	# tests-io.sh
 	stdout-log devfull fsize-limit unwritable reader-quits eintr
-	eintr-open closefds
+	eintr-open closefds fifo-no-reader
 	# tests-compat.sh
 	classic classic-nopie classic-more semantics real-python real-perl
 	real-bash real-bash-fds real-gcc real-git real-sort

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "util.h"
 
 static volatile sig_atomic_t got_usr1, code_usr1, got_hup, got_usr2;
@@ -88,6 +90,19 @@ int main(void)
     sa.sa_handler = SIG_DFL;
     sigaction(SIGINT, &sa, &old);
     say("int was SIG_DFL: %d\n", old.sa_handler == SIG_DFL);
+
+    /* A vfork() child that resets a signal before its exec (as old
+     * system() implementations do) changes nothing in the parent. */
+    got_usr1 = 0;
+    pid_t pid = vfork();
+    if (pid == 0) {
+        signal(SIGUSR1, SIG_DFL);
+        _exit(0);
+    }
+    waitpid(pid, NULL, 0);
+    raise(SIGUSR1);
+    say("usr1 after a vfork child reset it: ran %d\n", got_usr1 == SIGUSR1);
+    show("usr1 after vfork", SIGUSR1, (void *)on_usr1);
     muntrace();
     return 0;
 }
