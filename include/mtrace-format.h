@@ -33,6 +33,13 @@
 #define MTF_REC_STACK "#s" /* #s SID FRAME...   FRAME = MID:0xOFF | -:0xADDR */
 #define MTF_REC_COMMENT "# " /* free text, ignored by readers            */
 
+/* Sampling mode (unwind engineer): "#v ... sample=RATE" marks a sampled
+ * log.  A "+"/">" block of SIZE bytes with SIZE < RATE stands for
+ * 1 / (1 - exp(-(SIZE + 1) / RATE)) blocks of its size, one of RATE bytes
+ * or more for itself; a reader scales by these weights and reports
+ * estimates, never exact leaks. */
+#define MTF_KEY_SAMPLE "sample"
+
 /* A frame outside every known module is written with this module field. */
 #define MTF_NO_MODULE "-"
 

@@ -34,6 +34,21 @@ static long parse_decimal(const char *s, size_t len)
     return v;
 }
 
+/* A size: decimal, with an optional k, m or g (KiB, MiB, GiB); -1 if it
+ * is not one or is above 1 TiB. */
+static long parse_bytes(const char *s, size_t len)
+{
+    static const char units[] = "kmg";
+    const char *unit = len > 1 ? strchr(units, s[len - 1] | 0x20) : NULL;
+    long v = parse_decimal(s, unit ? len - 1 : len);
+    if (v < 0)
+        return -1;
+    for (int shift = unit ? 10 * (int)(unit - units + 1) : 0; shift > 0;
+         shift -= 10)
+        v <<= 10;
+    return v <= 1L << 40 ? v : -1;
+}
+
 static const struct {
     const char *name;
     int number;
@@ -154,6 +169,25 @@ static int parse_option(struct config *c, const char *tok, size_t len,
             return 0;
         }
         warn_token(warn, "bad report destination in option", tok, len);
+        return 1;
+    }
+    if (eq && token_is(tok, key_len, "sample")) {
+        long bytes = parse_bytes(val, val_len);
+        if (bytes >= 1) {
+            c->sample_rate = (size_t)bytes;
+            return 0;
+        }
+        warn_token(warn, "sample needs a size (512k, 1m, 4096), option", tok,
+                   len);
+        return 1;
+    }
+    if (eq && token_is(tok, key_len, "seed")) {
+        long seed = parse_decimal(val, val_len);
+        if (seed >= 1) {
+            c->sample_seed = (unsigned long)seed;
+            return 0;
+        }
+        warn_token(warn, "seed must be 1..999999999, option", tok, len);
         return 1;
     }
     warn_token(warn, "unknown option", tok, len);

@@ -8,6 +8,11 @@
  *   signal=SIG        a report on signal SIG (USR2, SIGUSR2 or a number)
  *   report=PATTERN    where reports go: %p pid, %n sequence, %e program,
  *                     or "stderr"
+ *   sample=BYTES      sampling mode: about one block per BYTES allocated is
+ *                     recorded (suffix k, m or g: KiB, MiB, GiB); figures
+ *                     are estimates (sampler.h)
+ *   seed=N            the sampler's seed (1..999999999): the same sampled
+ *                     blocks from run to run of a deterministic program
  * GPL-3.0-or-later. */
 #ifndef MT_CONFIG_H
 #define MT_CONFIG_H
@@ -24,6 +29,8 @@ struct config {
     enum unwinder unwinder;
     int report_signal;                       /* 0: none */
     char report_pattern[CONFIG_PATTERN_MAX]; /* "": the default */
+    size_t sample_rate;                      /* 0: every block recorded */
+    unsigned long sample_seed;               /* 0: from the clock */
 };
 
 /* The process's configuration, read once at start-up (control.c). */

@@ -9,6 +9,7 @@
 #include "guard.h"
 #include "real.h"
 #include "report.h"
+#include "sampler.h"
 #include "tracer.h"
 #include "unwind.h"
 #include "writer.h"
@@ -110,6 +111,7 @@ static void start_collection(void)
         __cxa_atexit(release_and_flush_at_exit, NULL, NULL);
         at_quick_exit(flush_at_quick_exit);
         report_start_clock();
+        sampler_configure(mt_config.sample_rate, mt_config.sample_seed);
         tracer_start();
         report_watch_signal(mt_config.report_signal);
     }

@@ -25,6 +25,7 @@
 #include "livetab.h"
 #include "logfile.h"
 #include "modmap.h"
+#include "sampler.h"
 #include "spin.h"
 #include "stacktab.h"
 #include "threadlog.h"
@@ -119,16 +120,52 @@ long tracer_peak_bytes(long live_now)
     return atomic_load(&peak_live_bytes);
 }
 
+/* What a block of SIZE bytes counts for: itself, or in sampling mode the
+ * blocks it stands for (sampler.h). */
+static void weigh(size_t size, long *bytes, long *blocks)
+{
+    *bytes = (long)size;
+    *blocks = 1;
+    if (mt_sample_rate)
+        sampler_weigh(size, bytes, blocks);
+}
+
 static void count_alloc(uint32_t id, size_t size)
 {
-    account_bytes((long)size);
-    counters_add_alloc(id, (long)size);
+    long bytes, blocks;
+    weigh(size, &bytes, &blocks);
+    account_bytes(bytes);
+    counters_add_alloc(id, blocks, bytes);
 }
 
 static void count_free(uint32_t id, size_t size)
 {
-    account_bytes(-(long)size);
-    counters_add_free(id, (long)size);
+    long bytes, blocks;
+    weigh(size, &bytes, &blocks);
+    account_bytes(-bytes);
+    counters_add_free(id, blocks, bytes);
+}
+
+/* Sampling mode keeps a filter of the recorded blocks' addresses. */
+static void hold(const void *ptr)
+{
+    if (mt_sample_rate)
+        sampler_hold(ptr);
+}
+
+static void release(const void *ptr)
+{
+    if (mt_sample_rate)
+        sampler_release(ptr);
+}
+
+/* Undoes a free (a failed realloc gave the block back). */
+static void uncount_free(uint32_t id, size_t size)
+{
+    long bytes, blocks;
+    weigh(size, &bytes, &blocks);
+    account_bytes(bytes);
+    counters_add_free(id, -blocks, -bytes);
 }
 
 /* ---- records (log lock held) ------------------------------------------ */
@@ -367,6 +404,7 @@ static void on_alloc(void *ptr, size_t size, const void *caller)
     /* Another thread's free of this address must be out before our "+". */
     threadlog_settle(
         livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s), tag));
+    hold(ptr);
     count_alloc(stack_id(s), size);
     log_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0], tag);
 }
@@ -403,6 +441,7 @@ void tracer_on_free(void *ptr, const void *caller)
                                       tag);
     if (found == LIVE_ABSENT)
         return; /* not allocated while tracing: nothing to pair it with */
+    release(ptr);
     gate_enter();
     log_release(MTF_OP_FREE, ptr, id, size, caller, found, alloc_tag, tag);
     gate_leave();
@@ -417,9 +456,12 @@ void tracer_realloc_begin(void *old, const void *caller,
     t->tracked = found != LIVE_ABSENT;
     if (!t->tracked)
         return;
+    release(old);
     gate_enter();
-    log_release(MTF_OP_RE_OLD, old, t->old_stack, t->old_size, caller, found,
-                alloc_tag, tag);
+    /* A "<" is always followed by its ">" (or "!"): when the new block is
+     * not to be recorded, the old one is simply freed. */
+    log_release(t->wanted ? MTF_OP_RE_OLD : MTF_OP_FREE, old, t->old_stack,
+                t->old_size, caller, found, alloc_tag, tag);
     gate_leave();
 }
 
@@ -433,8 +475,8 @@ static void realloc_failed(void *old, size_t size, const void *caller,
     uint32_t tag = line_tag();
     /* What the table remembers of the "<" is this thread's own line. */
     livetab_insert_tagged((uintptr_t)old, t->old_size, t->old_stack, tag);
-    account_bytes((long)t->old_size);
-    counters_undo_free(t->old_stack, (long)t->old_size);
+    hold(old);
+    uncount_free(t->old_stack, t->old_size);
     if (s)
         log_event(MTF_OP_RE_FAIL, old, size, 1, s, s->frames[0], tag);
     if (old_stack)
@@ -450,12 +492,15 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
             realloc_failed(old, size, caller, t);
         return;
     }
+    if (!t->wanted)
+        return;
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
     uint32_t tag = line_tag();
     threadlog_settle(
         livetab_insert_tagged((uintptr_t)new_ptr, size, stack_id(s), tag));
+    hold(new_ptr);
     count_alloc(stack_id(s), size);
     /* A block not allocated while tracing becomes a new allocation. */
     char op = t->tracked ? MTF_OP_RE_NEW : MTF_OP_ALLOC;
@@ -489,6 +534,10 @@ static void write_header(struct writer *w, pid_t forked_from)
     writer_dec(w, (uint64_t)mt_config.depth);
     writer_puts(w, " unwinder=");
     writer_puts(w, unwind_name());
+    if (mt_sample_rate) {
+        writer_puts(w, " " MTF_KEY_SAMPLE "=");
+        writer_dec(w, mt_sample_rate);
+    }
     if (forked_from) {
         writer_puts(w, " forked-from=");
         writer_dec(w, (uint64_t)forked_from);
@@ -500,6 +549,9 @@ static void write_header(struct writer *w, pid_t forked_from)
         writer_puts(w, exe);
         writer_putc(w, '\n');
     }
+    if (mt_sample_rate)
+        writer_puts(w, MTF_REC_COMMENT "sampled log: only some blocks are "
+                                       "recorded, all figures are estimates\n");
 }
 
 /* Opens the log named by MALLOC_TRACE; FORKED_FROM is the parent's pid in

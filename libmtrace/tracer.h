@@ -21,8 +21,11 @@ void tracer_on_alloc(void *ptr, size_t size, const void *caller);
 void tracer_on_free(void *ptr, const void *caller);
 
 /* realloc of a non-NULL block to a non-zero size, in two halves around the
- * real call so that "<" is logged before the old block can be reused. */
+ * real call so that "<" is logged before the old block can be reused.
+ * WANTED (the caller's): the new block is to be recorded (sampler.h); when
+ * it is not, the old block's release is logged as a free. */
 struct realloc_ticket {
+    int wanted;
     int tracked;
     size_t old_size;
     uint32_t old_stack;

@@ -159,6 +159,58 @@ t_api_compiled_out() {
 	expect "output" "$(cat out)" "$(printf 'active 0\ngrew 0\nreport -1\nloop done')"
 }
 
+# Live bytes per stack of report FILE, by the function of frame #0:
+# "FUNCTION BYTES" lines.
+live_by_function() {
+	awk '/^stack / { b = $4 } /^  #0 / { sub(/\+.*/, "", $2); sum[$2] += b }
+	     END { for (f in sum) print f, sum[f] }' "$1"
+}
+
+# Sampling mode (sample=4k, a fixed seed: the same samples in every run):
+# every stack that holds at least 5% of the live bytes of an exact run is
+# estimated within 10%; the report says its figures are estimates, the
+# log's header gives the rate, and the log records a small part of the
+# blocks.  (With estimates not scaled by the blocks' weights, the small
+# blocks' stack would come out at about 1% of its bytes.)
+t_sampled_estimates() {
+	MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" ||
+		fail "exact run: status $?" || return 1
+	MEMLEAK_CONFIG=sample=4k,seed=42,report=est.%n MALLOC_TRACE=log \
+		LD_PRELOAD=$LIB "$BUILD/sampled" || fail "sampled run: status $?" || return 1
+	[ -z "$(key exact.1 estimated-from-samples-every)" ] ||
+		fail "the exact report says it is estimated" || return 1
+	expect "rate in the report" "$(key est.1 estimated-from-samples-every)" 4096 || return 1
+	grep -q '^#v .* sample=4096' log || fail "no sample=4096 in the log's header" || return 1
+	local allocs
+	allocs=$(grep -c '^@ .* + ' log)
+	[ "$allocs" -gt 1000 ] && [ "$allocs" -lt 60000 ] ||
+		fail "$allocs blocks recorded of 738140" || return 1
+	local total
+	total=$(key exact.1 live-bytes)
+	[ "$total" -gt 30000000 ] || fail "exact live bytes $total" || return 1
+	awk -v total="$total" '
+		NR == FNR { exact[$1] = $2; next }
+		{ est[$1] = $2 }
+		END {
+			bad = 0
+			for (f in exact) {
+				if (exact[f] < total * 0.05)
+					continue
+				checked++
+				err = (est[f] - exact[f]) / exact[f]
+				if (err > 0.10 || err < -0.10) {
+					printf "    %s: estimated %d, exact %d\n", f, est[f], exact[f]
+					bad = 1
+				}
+			}
+			if (checked < 4) {
+				print "    only " checked " stacks above 5%"
+				bad = 1
+			}
+			exit bad
+		}' <(live_by_function exact.1) <(live_by_function est.1)
+}
+
 run() {
 	local name=$1 dir
 	dir=$(mktemp -d)
@@ -177,7 +229,7 @@ if [ ! -f "$LIB" ]; then
 	exit 2
 fi
 for t in phases checker_reads_report signal_idle log_written_at_report threads api_preloaded api_leak_aborts \
-         api_without_preload api_compiled_out; do
+         api_without_preload api_compiled_out sampled_estimates; do
 	run $t
 done
 echo "$passed passed, $failed failed"

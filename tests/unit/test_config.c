@@ -222,6 +222,39 @@ START_TEST(report_patterns)
 }
 END_TEST
 
+START_TEST(sample_sizes_and_seed)
+{
+    static const struct {
+        const char *text;
+        size_t rate;
+    } ok[] = {
+        { "sample=1", 1 },
+        { "sample=4096", 4096 },
+        { "sample=512k", 524288 },
+        { "sample=512K", 524288 },
+        { "sample=2m", 2u << 20 },
+        { "sample=1g", 1u << 30 },
+        { "sample=1024g", 1ul << 40 },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        ck_assert_int_eq(parse(ok[i].text), 0);
+        ck_assert_uint_eq(c.sample_rate, ok[i].rate);
+    }
+    static const char *const bad[] = {
+        "sample=",    "sample=0", "sample=k", "sample=12x", "sample=1025g",
+        "sample=-4k", "seed=0",   "seed=x",   "seed="
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(parse(bad[i]), 1);
+        ck_assert_uint_eq(c.sample_rate, 0);
+        ck_assert_uint_eq(c.sample_seed, 0);
+    }
+    ck_assert_int_eq(parse("sample=64k,seed=42"), 0);
+    ck_assert_uint_eq(c.sample_rate, 65536);
+    ck_assert_uint_eq(c.sample_seed, 42);
+}
+END_TEST
+
 START_TEST(unknown_options_warn_once_each)
 {
     ck_assert_int_eq(parse("foo,depth=3,bar=1,,baz"), 3);
@@ -274,6 +307,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, signal_names);
     tcase_add_test(tc, signal_number_slices);
     tcase_add_test(tc, report_patterns);
+    tcase_add_test(tc, sample_sizes_and_seed);
     tcase_add_test(tc, unknown_options_warn_once_each);
     tcase_add_test(tc, long_unknown_option);
     tcase_add_test(tc, no_callback);
