@@ -211,6 +211,46 @@ t_sampled_estimates() {
 		}' <(live_by_function exact.1) <(live_by_function est.1)
 }
 
+# mtrace-check on a sampled log whose blocks all leak: it says the log is
+# sampled, lists no "Memory not freed" table (its blocks are samples, not
+# leaks) and estimates every large stack within 10% of the exact live
+# bytes; glibc's mtrace still reads the log.
+t_sampled_checker() {
+	MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" leak ||
+		fail "exact run: status $?" || return 1
+	MEMLEAK_CONFIG=sample=4k,seed=42 MALLOC_TRACE=log LD_PRELOAD=$LIB \
+		"$BUILD/sampled" leak || fail "sampled run: status $?" || return 1
+	"$top/mtrace-check/mtrace-check" "$BUILD/sampled" log >out 2>err
+	expect "status" $? 1 || return 1
+	grep -q '^Sampled log: about one block per 4096 bytes' out ||
+		fail "no sampled-log notice: $(head -3 out)" || return 1
+	grep -q 'estimates, not exact leaks' out || fail "not called estimates" || return 1
+	! grep -q '^Memory not freed:' out || fail "sampled blocks listed as leaks" || return 1
+	local total
+	total=$(key exact.1 live-bytes)
+	awk -v total="$total" '
+		NR == FNR { exact[$1] = $2; next }
+		/^~[0-9]+ bytes in ~[0-9]+ blocks \(estimated from/ {
+			b = substr($1, 2); getline; est[$2] += b
+		}
+		END {
+			bad = 0
+			for (f in exact) {
+				if (exact[f] < total * 0.05)
+					continue
+				checked++
+				err = (est[f] - exact[f]) / exact[f]
+				if (err > 0.10 || err < -0.10) {
+					printf "    %s: estimated %d, exact %d\n", f, est[f], exact[f]
+					bad = 1
+				}
+			}
+			exit bad || checked < 4
+		}' <(live_by_function exact.1) out || return 1
+	/usr/bin/mtrace "$BUILD/sampled" log >glibc.out 2>&1
+	grep -q '^Memory not freed:' glibc.out || fail "glibc's mtrace: $(head -3 glibc.out)"
+}
+
 run() {
 	local name=$1 dir
 	dir=$(mktemp -d)
@@ -229,7 +269,8 @@ if [ ! -f "$LIB" ]; then
 	exit 2
 fi
 for t in phases checker_reads_report signal_idle log_written_at_report threads api_preloaded api_leak_aborts \
-         api_without_preload api_compiled_out sampled_estimates; do
+         api_without_preload api_compiled_out sampled_estimates \
+         sampled_checker; do
 	run $t
 done
 echo "$passed passed, $failed failed"
