@@ -153,6 +153,12 @@ static void *traced_realloc(void *old, size_t size, const void *caller)
     struct realloc_ticket ticket;
     ticket.wanted = sampler_wants(size);
     errno = saved; /* the sampler's first draw may read the clock */
+    if (!ticket.wanted && !sampler_may_hold(old)) {
+        /* Sampling mode: neither block is recorded. */
+        void *r = __libc_realloc(old, size);
+        guard_leave();
+        return r;
+    }
     tracer_realloc_begin(old, caller, &ticket);
     errno = saved;
     void *ptr = __libc_realloc(old, size);
