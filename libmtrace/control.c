@@ -46,6 +46,13 @@ static void configure(void)
     configured = 1;
     config_defaults(&mt_config);
     config_parse(&mt_config, secure_getenv("MEMLEAK_CONFIG"), warn_line);
+    /* A classic log has no header to say it is sampled: its blocks would
+     * pass for every block. */
+    if (mt_config.classic && mt_config.sample_rate) {
+        warn_line("libmtrace: MEMLEAK_CONFIG: sample= needs the extended "
+                  "log, not classic: sampling is off");
+        mt_config.sample_rate = 0;
+    }
 }
 
 /* MALLOC_TRACE, read when collection starts, as glibc does: a program may
