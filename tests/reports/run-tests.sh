@@ -166,6 +166,40 @@ live_by_function() {
 	     END { for (f in sum) print f, sum[f] }' "$1"
 }
 
+# The same from mtrace-check's estimated groups in FILE.
+estimates_by_function() {
+	awk '/^~[0-9]+ bytes in ~[0-9]+ blocks \(estimated from/ {
+		b = substr($1, 2); getline; sum[$2] += b
+	} END { for (f in sum) print f, sum[f] }' "$1"
+}
+
+# within_ten_percent TOTAL EXACT ESTIMATED: every function of the EXACT
+# list ("FUNCTION BYTES" lines) holding at least 5% of TOTAL has an
+# estimate within 10%, and there are at least 4 of them.
+within_ten_percent() {
+	awk -v total="$1" '
+		NR == FNR { exact[$1] = $2; next }
+		{ est[$1] = $2 }
+		END {
+			bad = 0
+			for (f in exact) {
+				if (exact[f] < total * 0.05)
+					continue
+				checked++
+				err = (est[f] - exact[f]) / exact[f]
+				if (err > 0.10 || err < -0.10) {
+					printf "    %s: estimated %d, exact %d\n", f, est[f], exact[f]
+					bad = 1
+				}
+			}
+			if (checked < 4) {
+				print "    only " checked " stacks above 5%"
+				bad = 1
+			}
+			exit bad
+		}' "$2" "$3"
+}
+
 # Sampling mode (sample=4k, a fixed seed: the same samples in every run):
 # every stack that holds at least 5% of the live bytes of an exact run is
 # estimated within 10%; the report says its figures are estimates, the
@@ -188,27 +222,7 @@ t_sampled_estimates() {
 	local total
 	total=$(key exact.1 live-bytes)
 	[ "$total" -gt 30000000 ] || fail "exact live bytes $total" || return 1
-	awk -v total="$total" '
-		NR == FNR { exact[$1] = $2; next }
-		{ est[$1] = $2 }
-		END {
-			bad = 0
-			for (f in exact) {
-				if (exact[f] < total * 0.05)
-					continue
-				checked++
-				err = (est[f] - exact[f]) / exact[f]
-				if (err > 0.10 || err < -0.10) {
-					printf "    %s: estimated %d, exact %d\n", f, est[f], exact[f]
-					bad = 1
-				}
-			}
-			if (checked < 4) {
-				print "    only " checked " stacks above 5%"
-				bad = 1
-			}
-			exit bad
-		}' <(live_by_function exact.1) <(live_by_function est.1)
+	within_ten_percent "$total" <(live_by_function exact.1) <(live_by_function est.1)
 }
 
 # mtrace-check on a sampled log whose blocks all leak: it says the log is
@@ -226,27 +240,8 @@ t_sampled_checker() {
 		fail "no sampled-log notice: $(head -3 out)" || return 1
 	grep -q 'estimates, not exact leaks' out || fail "not called estimates" || return 1
 	! grep -q '^Memory not freed:' out || fail "sampled blocks listed as leaks" || return 1
-	local total
-	total=$(key exact.1 live-bytes)
-	awk -v total="$total" '
-		NR == FNR { exact[$1] = $2; next }
-		/^~[0-9]+ bytes in ~[0-9]+ blocks \(estimated from/ {
-			b = substr($1, 2); getline; est[$2] += b
-		}
-		END {
-			bad = 0
-			for (f in exact) {
-				if (exact[f] < total * 0.05)
-					continue
-				checked++
-				err = (est[f] - exact[f]) / exact[f]
-				if (err > 0.10 || err < -0.10) {
-					printf "    %s: estimated %d, exact %d\n", f, est[f], exact[f]
-					bad = 1
-				}
-			}
-			exit bad || checked < 4
-		}' <(live_by_function exact.1) out || return 1
+	within_ten_percent "$(key exact.1 live-bytes)" <(live_by_function exact.1) \
+		<(estimates_by_function out) || return 1
 	/usr/bin/mtrace "$BUILD/sampled" log >glibc.out 2>&1
 	grep -q '^Memory not freed:' glibc.out || fail "glibc's mtrace: $(head -3 glibc.out)"
 }
