@@ -352,6 +352,10 @@ def report_walls(bench, workloads, configs):
     rows = [[w.name] + [cell(bench, w, c.name) for c in configs]
             for w in workloads]
     table(["workload"] + [c.name for c in configs], rows)
+    print("Run-to-run spread of the wall times ((max - min) / median):\n")
+    rows = [[w.name] + [spread(bench.walls.get((w.name, c.name)))
+                        for c in configs] for w in workloads]
+    table(["workload"] + [c.name for c in configs], rows)
     print("Slowdown vs native (wall / native wall):\n")
     rows = []
     for w in workloads:
@@ -359,6 +363,13 @@ def report_walls(bench, workloads, configs):
         rows.append([w.name] + [fmt(ratio(bench.median(w, c.name), nat), "%.1fx")
                                 for c in configs[1:]])
     table(["workload"] + [c.name for c in configs[1:]], rows)
+
+
+def spread(xs):
+    """(max - min) / median of a config's runs, as a percentage."""
+    if not xs or len(xs) < 2:
+        return "n/a"
+    return "%.0f%%" % (100 * (max(xs) - min(xs)) / statistics.median(xs))
 
 
 def ratio(a, b):
