@@ -13,6 +13,7 @@
 #include "report.h"
 #include "strpool.h"
 #include "table.h"
+#include "timeline.h"
 
 struct engine {
     uint64_t nr; /* lines seen, as Perl's $nr */
@@ -22,6 +23,8 @@ struct engine {
     struct ext_store ext;
     struct report *rep;
     uint64_t warnings;
+    struct timeline *tl; /* fed when set (timeline.h: --html, --folded) */
+    uint64_t bytes;      /* of the log replayed, read by progress.h */
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);

@@ -1,5 +1,6 @@
 /* options.h - command line of mtrace-check:
- *   mtrace-check [--json] [--help] [--version] [--] [BINARY] LOG
+ *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
+ *                [--help] [--version] [--] [BINARY] LOG
  * LOG "-" is standard input.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
@@ -8,6 +9,10 @@
 
 struct options {
     int json;
+    const char *html; /* --html FILE: also write the HTML report there */
+    int folded;       /* --folded: folded stacks instead of the report */
+    int folded_view;  /* enum folded_view (folded.h) */
+    int quiet;        /* --quiet: no progress line */
     const char *binary; /* NULL when not given */
     const char *log;
 };
