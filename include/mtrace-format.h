@@ -40,4 +40,14 @@
 #define MTF_MAX_DEPTH 256 /* frames per stack                      */
 #define MTF_DEFAULT_DEPTH 32
 
+/* End of log ("#e"): the last record of every log libmtrace finishes.
+ *   #e REASON [key=value ...]
+ * A log with "#v" and no "#e" line (newline included) was cut short. */
+#define MTF_REC_END "#e"
+#define MTF_END_EXIT "exit"         /* the process exited                  */
+#define MTF_END_MUNTRACE "muntrace" /* muntrace() ended collection         */
+#define MTF_END_EXEC "exec"         /* the image was replaced by exec      */
+#define MTF_END_SIGNAL "signal"     /* killed by a signal: key sig=N       */
+#define MTF_END_KEY_SIG "sig"
+
 #endif /* MTRACE_FORMAT_H */

@@ -35,6 +35,15 @@ void table_destroy(struct alloc_table *t)
     memset(t, 0, sizeof *t);
 }
 
+void table_clear(struct alloc_table *t)
+{
+    for (size_t i = 0; i < t->count; i++)
+        free_key(&t->blocks[i]);
+    memset(t->slots, 0, t->nslots * sizeof *t->slots);
+    t->count = 0;
+    t->vacant = 0;
+}
+
 struct slice block_key(const struct block *b)
 {
     const char *p = b->key_len > KEY_INLINE ? b->key.heap : b->key.inl;

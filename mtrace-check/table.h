@@ -30,6 +30,7 @@ struct block {
     uint64_t size;  /* hex() of the size field */
     uint64_t line;  /* line number of the allocation */
     uint32_t where; /* string pool id of the WHERE field */
+    uint8_t spec;   /* speculate.c's state of the address; 0 elsewhere */
 };
 
 struct alloc_table {
@@ -44,6 +45,8 @@ struct alloc_table {
 
 void table_init(struct alloc_table *t);
 void table_destroy(struct alloc_table *t);
+/* Empty the table, keeping its memory for the next use. */
+void table_clear(struct alloc_table *t);
 
 struct slice block_key(const struct block *b);
 
