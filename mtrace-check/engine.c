@@ -123,28 +123,6 @@ static void on_realloc_new(struct engine *e, const struct event *ev,
                 where_of(e, b), ev->where);
 }
 
-int engine_read_event(const struct slice *f, size_t nf, struct event *ev)
-{
-    static const struct slice empty = { "", 0 };
-    size_t n = 0;
-
-    ev->where = empty;
-    if (nf > 0 && f[0].n == 1 && f[0].p[0] == '@') {
-        ev->where = nf > 1 ? f[1] : empty;
-        n = 2;
-    }
-    if (nf <= n || f[n].n != 1)
-        return 0;
-    ev->op = f[n];
-    ev->addr = nf > n + 1 ? f[n + 1] : empty;
-    ev->size = nf > n + 2 ? f[n + 2] : empty;
-    /* The stack field follows "+ PTR SIZE", "> PTR SIZE", "- PTR", "< PTR". */
-    size_t extra = (ev->op.p[0] == '-' || ev->op.p[0] == '<') ? n + 2 : n + 3;
-    ev->has_extra = nf > extra;
-    ev->extra = ev->has_extra ? f[extra] : empty;
-    return 1;
-}
-
 /* An unknown op to the script: ignored there, read here. */
 void engine_record(struct engine *e, const char *line, size_t len,
                    const struct slice *f, size_t nf)

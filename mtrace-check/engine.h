@@ -40,8 +40,30 @@ struct event {
     int has_extra;
 };
 
-/* Split an event line into the script's fields; returns 0 if it has no op. */
-int engine_read_event(const struct slice *f, size_t nf, struct event *ev);
+/* Split an event line into the script's fields; returns 0 if it has no op.
+ * Inline: it runs once per line. */
+static inline int engine_read_event(const struct slice *f, size_t nf,
+                                    struct event *ev)
+{
+    const struct slice empty = { "", 0 };
+    size_t n = 0;
+
+    ev->where = empty;
+    if (nf > 0 && f[0].n == 1 && f[0].p[0] == '@') {
+        ev->where = nf > 1 ? f[1] : empty;
+        n = 2;
+    }
+    if (nf <= n || f[n].n != 1)
+        return 0;
+    ev->op = f[n];
+    ev->addr = nf > n + 1 ? f[n + 1] : empty;
+    ev->size = nf > n + 2 ? f[n + 2] : empty;
+    /* The stack field follows "+ PTR SIZE", "> PTR SIZE", "- PTR", "< PTR". */
+    size_t extra = (ev->op.p[0] == '-' || ev->op.p[0] == '<') ? n + 2 : n + 3;
+    ev->has_extra = nf > extra;
+    ev->extra = ev->has_extra ? f[extra] : empty;
+    return 1;
+}
 
 void engine_line(struct engine *e, const char *line, size_t len);
 /* The same for a line already split into its first ENGINE_FIELDS fields. */

@@ -5,6 +5,7 @@
 #include "speculate.h"
 #include "fields.h"
 #include "mtrace-format.h"
+#include "wsmask.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -143,8 +144,8 @@ static int has_0x(struct slice a)
 }
 
 /* engine.c's on_alloc, on_release and on_realloc_new, on the segment. */
-static void spec_event(struct spec_segment *s, const struct event *ev,
-                       uint64_t nr)
+static inline __attribute__((always_inline)) void spec_event(
+    struct spec_segment *s, const struct event *ev, uint64_t nr)
 {
     uint64_t hash = hash_bytes(ev->addr.p, ev->addr.n);
     struct block *b = table_find(&s->table, ev->addr, hash);
@@ -211,29 +212,138 @@ static int is_event_op(char op)
     return op == '+' || op == '-' || op == '<' || op == '>';
 }
 
-void spec_run(struct spec_segment *s)
+typedef void masks_fn(const unsigned char *p, uint64_t *ws, uint64_t *nl);
+
+/* The next field from the start and end bitmaps of a short line. */
+static inline __attribute__((always_inline)) int pop_field(const char *line,
+                                                           uint64_t *starts,
+                                                           uint64_t *ends,
+                                                           struct slice *f)
+{
+    if (!*starts)
+        return 0;
+    unsigned a = (unsigned)__builtin_ctzll(*starts);
+    unsigned b = (unsigned)__builtin_ctzll(*ends);
+    *f = (struct slice){ line + a, b - a };
+    *starts &= *starts - 1;
+    *ends &= *ends - 1;
+    return 1;
+}
+
+/* engine_read_event for a line whose fields are the bits of STARTS and
+ * ENDS, taken one by one as needed instead of split first. */
+static inline __attribute__((always_inline)) int quick_event(const char *line,
+                                                             uint64_t starts,
+                                                             uint64_t ends,
+                                                             struct event *ev)
+{
+    const struct slice empty = { "", 0 };
+    struct slice f0;
+
+    if (!pop_field(line, &starts, &ends, &f0))
+        return 0;
+    ev->where = empty;
+    ev->op = f0;
+    if (f0.n == 1 && f0.p[0] == '@' &&
+        (!pop_field(line, &starts, &ends, &ev->where) ||
+         !pop_field(line, &starts, &ends, &ev->op)))
+        return 0;
+    if (ev->op.n != 1)
+        return 0;
+    ev->addr = ev->size = ev->extra = empty;
+    ev->has_extra = 0;
+    if (!pop_field(line, &starts, &ends, &ev->addr) ||
+        !pop_field(line, &starts, &ends, &ev->size))
+        return 1;
+    /* The stack field follows "+ PTR SIZE", "> PTR SIZE", "- PTR", "< PTR". */
+    if (ev->op.p[0] == '-' || ev->op.p[0] == '<') {
+        ev->extra = ev->size;
+        ev->has_extra = 1;
+    } else {
+        ev->has_extra = pop_field(line, &starts, &ends, &ev->extra);
+    }
+    return 1;
+}
+
+/* A line that is no short event: split it in full. */
+static void slow_line(struct spec_segment *s, const char *p, const char *end,
+                      const char **nl, uint64_t nr)
+{
+    struct slice f[ENGINE_FIELDS];
+    struct event ev;
+    size_t nf = split_line(p, end, f, ENGINE_FIELDS, nl);
+    size_t len = (size_t)((*nl ? *nl : end) - p);
+
+    if (len > FEED_LINE_MAX) /* told in order by spec_apply */
+        *PUSH(s->records, s->nrecords,
+              s->cap_records) = (struct spec_record){ (size_t)(p - s->seg.buf),
+                                                      len, nr, 1, 1 };
+    else if (nf > 0 && f[0].p[0] == '#')
+        spec_record(s, p, len, f, nf, nr, *nl != NULL);
+    else if (engine_read_event(f, nf, &ev) && is_event_op(ev.op.p[0]))
+        spec_event(s, &ev, nr);
+}
+
+/* The lines of the segment.  A short line (its newline within 64
+ * readable bytes) is read from whitespace masks computed by MASKS,
+ * inlined into one loop per instruction set; records and longer lines
+ * take slow_line. */
+static inline __attribute__((always_inline)) void run_lines(
+    struct spec_segment *s, masks_fn *masks)
 {
     const char *p = s->seg.buf, *end = p + s->seg.len;
-    struct slice f[ENGINE_FIELDS];
     struct event ev;
     uint64_t nr = 0;
 
-    reset(s);
     while (p < end) {
-        const char *nl;
-        size_t nf = split_line(p, end, f, ENGINE_FIELDS, &nl);
-        size_t len = (size_t)((nl ? nl : end) - p);
+        const char *nl = NULL;
         nr++;
-        if (len > FEED_LINE_MAX) /* told in order by spec_apply */
-            *PUSH(s->records, s->nrecords, s->cap_records) =
-                (struct spec_record){ (size_t)(p - s->seg.buf), len, nr, 1, 1 };
-        else if (nf > 0 && f[0].p[0] == '#')
-            spec_record(s, p, len, f, nf, nr, nl != NULL);
-        else if (engine_read_event(f, nf, &ev) && is_event_op(ev.op.p[0]))
-            spec_event(s, &ev, nr);
+        if (end - p >= 64) {
+            uint64_t ws, nlm;
+            masks((const unsigned char *)p, &ws, &nlm);
+            if (nlm) {
+                unsigned limit = (unsigned)__builtin_ctzll(nlm);
+                uint64_t text = ~ws & wsmask_low_bits(limit);
+                uint64_t starts = text & ~(text << 1);
+                uint64_t ends = ~text & (text << 1);
+                nl = p + limit;
+                if (!starts || p[__builtin_ctzll(starts)] != '#') {
+                    if (quick_event(p, starts, ends, &ev) &&
+                        is_event_op(ev.op.p[0]))
+                        spec_event(s, &ev, nr);
+                    p = nl + 1;
+                    continue;
+                }
+            }
+        }
+        slow_line(s, p, end, &nl, nr);
         p = nl ? nl + 1 : end;
     }
     s->nlines = nr;
+}
+
+static void run_sse2(struct spec_segment *s)
+{
+    run_lines(s, whitespace_masks64);
+}
+
+#ifdef MTC_WSMASK_AVX2
+static __attribute__((target("avx2"))) void run_avx2(struct spec_segment *s)
+{
+    run_lines(s, whitespace_masks64_avx2);
+}
+#endif
+
+void spec_run(struct spec_segment *s)
+{
+    reset(s);
+#ifdef MTC_WSMASK_AVX2
+    if (have_avx2) {
+        run_avx2(s);
+        return;
+    }
+#endif
+    run_sse2(s);
 }
 
 /* ---- applying it to the engine, in log order -------------------------- */
