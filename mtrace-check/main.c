@@ -153,7 +153,7 @@ int main(int argc, char **argv)
     view_init(binary);
     int status = check_logs(opt.operands + skip, opt.noperands - skip, &opt,
                             binary);
-    sym_shutdown();
+    sym_stop();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         diag(NULL, 0, "error writing the report: %s", strerror(errno));
         return EXIT_TROUBLE;

@@ -22,7 +22,6 @@ void spec_init(struct spec_segment *s)
     table_init(&s->table);
     u64map_init(&s->defs);
     u64map_init(&s->ref_of);
-    s->last_ref = -1;
 }
 
 void spec_destroy(struct spec_segment *s)
@@ -49,7 +48,7 @@ static void reset(struct spec_segment *s)
     }
     s->nlines = s->nwarnings = s->nrecords = s->nrefs = s->ndefs = 0;
     s->version_seen = 0;
-    s->last_ref = -1;
+    memset(s->ref_cache, 0, sizeof s->ref_cache);
 }
 
 #define PUSH(arr, n, cap)                                                      \
@@ -97,9 +96,11 @@ static int32_t stack_ref(struct spec_segment *s, struct slice field)
     if (field.n < 2 || field.p[0] != MTF_STACK_FIELD_PREFIX ||
         parse_dec_u64((struct slice){ field.p + 1, field.n - 1 }, &sid))
         return -1;
-    if (s->last_ref >= 0 && s->last_sid == sid) {
-        s->refs[s->last_ref].uses++;
-        return s->last_ref;
+    size_t slot_i = (size_t)(sid % 64);
+    if (s->ref_cache[slot_i].key == sid + 1) {
+        int32_t cached = s->ref_cache[slot_i].ref;
+        s->refs[cached].uses++;
+        return cached;
     }
     void **def = u64map_get(&s->defs, sid);
     int64_t ordinal = def ? (int64_t)(uintptr_t)*def - 1 : -1;
@@ -113,8 +114,8 @@ static int32_t stack_ref(struct spec_segment *s, struct slice field)
         *slot = (void *)(uintptr_t)(i + 1);
     }
     s->refs[i].uses++;
-    s->last_ref = i;
-    s->last_sid = sid;
+    s->ref_cache[slot_i].key = sid + 1;
+    s->ref_cache[slot_i].ref = i;
     return i;
 }
 
@@ -198,11 +199,11 @@ static void spec_record(struct spec_segment *s, const char *line, size_t len,
                                0 };
     if (slice_eq(f[0], MTF_REC_VERSION)) {
         s->version_seen = 1;
-        s->last_ref = -1;
+        memset(s->ref_cache, 0, sizeof s->ref_cache);
     } else if (slice_eq(f[0], MTF_REC_STACK) && nf >= 2 &&
                parse_dec_u64(f[1], &sid) == 0) {
         *u64map_put(&s->defs, sid) = (void *)(uintptr_t)(++s->ndefs);
-        s->last_ref = -1;
+        memset(s->ref_cache, 0, sizeof s->ref_cache);
     }
 }
 

@@ -65,8 +65,12 @@ struct spec_segment {
     struct u64map ref_of; /* sid -> index + 1 of its latest spec_ref */
     uint64_t ndefs;
     int version_seen;
-    int32_t last_ref; /* consecutive events share a stack: -1 none */
-    uint64_t last_sid;
+    /* The spec_ref of recent stack ids (sid + 1, 0: empty slot): events
+     * name a few hot stacks over and over. */
+    struct {
+        uint64_t key;
+        int32_t ref;
+    } ref_cache[64];
 };
 
 void spec_init(struct spec_segment *s);
