@@ -21,7 +21,7 @@
 enum {
     DEFAULT_SEGMENT = 2 << 20,
     MAX_THREADS = 8,
-    SLOTS_PER_THREAD = 2,
+    SLOTS_PER_THREAD = 4, /* slack for a thread that loses its core */
 };
 
 enum slot_state { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
