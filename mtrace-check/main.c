@@ -23,33 +23,6 @@
 
 enum { EXIT_CLEAN = 0, EXIT_LEAKS = 1, EXIT_TROUBLE = 2 };
 
-/* A libmtrace report instead of a log: print it again with file:line.
- * Returns an exit status, or -1 when PATH is not a report. */
-static int print_if_report(const char *path)
-{
-    char first[64] = "";
-    struct stat st;
-    /* Only a regular file can be read twice: a FIFO's first line would
-     * be lost to the log reader. */
-    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return -1;
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return -1;
-    if (fgets(first, sizeof first, f) == NULL || !memlog_is_report(first)) {
-        fclose(f);
-        return -1;
-    }
-    rewind(f);
-    int err = memlog_print(f, stdout);
-    fclose(f);
-    if (err || fflush(stdout) != 0) {
-        diag(path, 0, "read or write error");
-        return EXIT_TROUBLE;
-    }
-    return EXIT_CLEAN;
-}
-
 /* A log that cannot be read: the message, and in a JSON list an entry
  * saying so. */
 static int unreadable(const char *log, int json_entry, const char *why)
@@ -65,6 +38,39 @@ static int unreadable(const char *log, int json_entry, const char *why)
     return EXIT_TROUBLE;
 }
 
+/* A libmtrace report instead of a log: print it again with file:line
+ * (JSON: an error, a report has no JSON form).  Returns an exit status,
+ * or -1 when PATH is not a report. */
+static int print_if_report(const char *path, int json, int json_entry)
+{
+    char first[64] = "";
+    struct stat st;
+    /* Only a regular file can be read twice: a FIFO's first line would
+     * be lost to the log reader. */
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return -1;
+    if (fgets(first, sizeof first, f) == NULL || !memlog_is_report(first)) {
+        fclose(f);
+        return -1;
+    }
+    if (json) {
+        fclose(f);
+        return unreadable(path, json_entry,
+                          "a libmtrace report, not a log (no JSON form)");
+    }
+    rewind(f);
+    int err = memlog_print(f, stdout);
+    fclose(f);
+    if (err || fflush(stdout) != 0) {
+        diag(path, 0, "read or write error");
+        return EXIT_TROUBLE;
+    }
+    return EXIT_CLEAN;
+}
+
 /* Check one log; returns its exit status.  JSON_ENTRY: the log is one of
  * several in a JSON list (an error becomes an entry of its own). */
 static int check_log(const char *log, const struct options *opt,
@@ -75,7 +81,7 @@ static int check_log(const char *log, const struct options *opt,
     struct engine e;
     char why[256];
 
-    int status = print_if_report(log);
+    int status = print_if_report(log, opt->json, json_entry);
     if (status >= 0)
         return status;
     int err = src_open(&src, log);
