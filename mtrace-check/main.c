@@ -94,7 +94,7 @@ static int check_log(const char *log, const struct options *opt,
     report_begin(&rep, stdout, opt->json, log, binary);
     engine_init(&e, &rep, binary);
     if (threads > 1)
-        e.ext.prefetch = sym_prefetch;
+        e.ext.prefetch = sym_prefetch; /* a core for the debug information */
     if (replay_log(&src, &e, log, threads, replay_segment_size(), NULL)) {
         fflush(stdout);
         diag(log, 0, "%s", src.error);

@@ -163,7 +163,7 @@ int replay_log(struct source *src, struct engine *e, const char *name,
     feeder_init(&r.feeder, src, segment ? segment : DEFAULT_SEGMENT);
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
-    int got = threads > 1 ? run_parallel(&r, threads) : run_serial(&r);
+    int got = threads > 0 ? run_parallel(&r, threads) : run_serial(&r);
     feeder_destroy(&r.feeder);
     if (stats)
         *stats = r.stats;
@@ -174,7 +174,7 @@ int replay_threads(void)
 {
     const char *env = getenv("MTRACE_CHECK_THREADS");
     if (env && *env)
-        return atoi(env);
+        return atoi(env) < 0 ? 0 : atoi(env);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     return cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (int)cpus;
 }

@@ -18,15 +18,16 @@ struct replay_stats {
     uint64_t replayed; /* ... that had to be replayed again, in order */
 };
 
-/* Feed every line of SRC to E on THREADS threads (1: the calling thread
- * alone), in segments of about SEGMENT bytes (0: the default).  NAME is
- * the log's name for messages.  Returns 0, or -1 after a read error
- * (SRC->error says which). */
+/* Feed every line of SRC to E in segments of about SEGMENT bytes (0: the
+ * default) replayed on THREADS threads (1: the calling thread alone), or,
+ * with THREADS 0, line by line in order on the engine itself (the plain
+ * replay the others must match).  NAME is the log's name for messages.
+ * Returns 0, or -1 after a read error (SRC->error says which). */
 int replay_log(struct source *src, struct engine *e, const char *name,
                int threads, size_t segment, struct replay_stats *stats);
 
-/* Threads to use: MTRACE_CHECK_THREADS if set (0 and 1: one), else one per
- * CPU (at most 8). */
+/* Threads to use: MTRACE_CHECK_THREADS if set (0: the plain replay), else
+ * one per CPU (at most 8). */
 int replay_threads(void);
 
 /* MTRACE_CHECK_SEGMENT if set, else 0 (the default size). */
