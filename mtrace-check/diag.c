@@ -9,12 +9,15 @@
 #include <stdlib.h>
 
 const char *progname = "mtrace-check";
+void (*message_begin)(void), (*message_end)(void);
 
 /* One message; holding stderr's stream lock keeps a message from another
  * thread from landing in the middle of it. */
 static void vsay(const char *file, uint64_t line, const char *fmt, va_list ap)
 {
     fflush(stdout);
+    if (message_begin)
+        message_begin();
     flockfile(stderr);
     fprintf(stderr, "%s: ", progname);
     if (file && line)
@@ -24,6 +27,8 @@ static void vsay(const char *file, uint64_t line, const char *fmt, va_list ap)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     funlockfile(stderr);
+    if (message_end)
+        message_end();
 }
 
 void diag(const char *file, uint64_t line, const char *fmt, ...)

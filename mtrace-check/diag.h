@@ -26,6 +26,10 @@ void diag(const char *file, uint64_t line, const char *fmt, ...)
 void diag_fatal(const char *file, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 
+/* Called around every message when set (progress.c erases its line
+ * before and draws it again after). */
+extern void (*message_begin)(void), (*message_end)(void);
+
 /* A command-line error: the message, then where to find the usage. */
 void diag_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -70,10 +70,14 @@ static void add_block(struct engine *e, const struct event *ev, uint64_t hash,
     b->where = pool_ref(&e->wheres, ev->where);
     if (with_stack && ev->has_extra)
         b->stack = ext_stack_ref(&e->ext, ev->extra);
+    if (e->tl)
+        tl_alloc(e->tl, b, e->nr);
 }
 
 static void drop_block(struct engine *e, struct block *b)
 {
+    if (e->tl)
+        tl_free(e->tl, b, e->nr);
     pool_unref(&e->wheres, b->where);
     table_remove(&e->table, b);
 }
@@ -133,6 +137,8 @@ void engine_record(struct engine *e, const char *line, size_t len,
         return;
     }
     ext_record(&e->ext, line, len, f, nf);
+    if (e->tl && slice_eq(f[0], MTF_REC_TIME))
+        tl_time(e->tl, f, nf, e->nr);
 }
 
 void engine_line(struct engine *e, const char *line, size_t len)
@@ -158,6 +164,8 @@ void engine_hashed_line(struct engine *e, const char *line, size_t len,
     struct event ev;
 
     e->nr++; /* "++$nr" counts every line, records included */
+    /* A plain store on x86: another thread may read it (progress.h). */
+    __atomic_store_n(&e->bytes, e->bytes + len + 1, __ATOMIC_RELAXED);
     if (nf > 0 && f[0].p[0] == '#') {
         engine_record(e, line, len, f, nf);
         return;

@@ -14,6 +14,7 @@
 #include "report.h"
 #include "strpool.h"
 #include "table.h"
+#include "timeline.h"
 
 struct engine {
     uint64_t nr; /* lines seen, as Perl's $nr */
@@ -25,6 +26,8 @@ struct engine {
     uint64_t warnings;
     struct log_end end;    /* the "#e" record */
     int line_unterminated; /* the line being read has no newline */
+    struct timeline *tl;   /* fed when set (timeline.h: --html, --folded) */
+    uint64_t bytes;        /* of the log replayed, read by progress.h */
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);

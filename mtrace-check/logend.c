@@ -11,6 +11,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+/* The key of "#e signal sig=N" (include/mtrace-format.h names the record
+ * and its reasons; this key only in a comment). */
+#define END_KEY_SIG "sig"
+
 /* Enough fields for REASON and a few keys; later ones are ignored. */
 enum { END_FIELDS = 16 };
 
@@ -27,9 +31,9 @@ static const struct {
 /* "sig=N" */
 static int signal_key(struct slice f, int *sig)
 {
-    size_t k = strlen(MTF_END_KEY_SIG);
+    size_t k = strlen(END_KEY_SIG);
     uint64_t v;
-    if (f.n <= k + 1 || memcmp(f.p, MTF_END_KEY_SIG, k) != 0 || f.p[k] != '=')
+    if (f.n <= k + 1 || memcmp(f.p, END_KEY_SIG, k) != 0 || f.p[k] != '=')
         return 0;
     if (parse_dec_u64((struct slice){ f.p + k + 1, f.n - k - 1 }, &v) ||
         v == 0 || v > 1024)

@@ -10,6 +10,7 @@
 #include "memlog.h"
 #include "operands.h"
 #include "options.h"
+#include "outputs.h"
 #include "replay.h"
 #include "source.h"
 #include "stackview.h"
@@ -73,12 +74,13 @@ static int print_if_report(const char *path, int json, int json_entry)
 
 /* Check one log; returns its exit status.  JSON_ENTRY: the log is one of
  * several in a JSON list (an error becomes an entry of its own). */
-static int check_log(const char *log, const struct options *opt,
-                     const char *binary, int json_entry)
+static int check_log(const char *log, struct options *opt, const char *binary,
+                     int json_entry)
 {
     struct source src;
     struct report rep;
     struct engine e;
+    struct outputs out;
     char why[256];
 
     int status = print_if_report(log, opt->json, json_entry);
@@ -90,9 +92,14 @@ static int check_log(const char *log, const struct options *opt,
                  strerror(err));
         return unreadable(log, json_entry, why);
     }
-    int threads = replay_threads();
-    report_begin(&rep, stdout, opt->json, log, binary);
+    opt->log = log;
+    opt->binary = binary;
+    report_begin(&rep, outputs_report_stream(&out, opt), opt->json, log,
+                 binary);
     engine_init(&e, &rep, binary);
+    outputs_begin(&out, &e, src.format == SRC_PLAIN ? src.fd : -1);
+    /* The pictures' timeline follows every event in order: plain replay. */
+    int threads = e.tl ? 0 : replay_threads();
     if (threads > 1)
         e.ext.prefetch = sym_prefetch; /* a core for the debug information */
     if (replay_log(&src, &e, log, threads, replay_segment_size(), NULL)) {
@@ -105,8 +112,11 @@ static int check_log(const char *log, const struct options *opt,
                  "the %s stream stops inside a frame (cut short "
                  "while written)",
                  src_format_name(src.format));
+        outputs_replayed(&out);
         status = engine_finish(&e) ? EXIT_LEAKS : EXIT_CLEAN;
         logend_warn(log, &e.end, e.ext.extended);
+        if (outputs_end(&out, &e) != 0)
+            status = EXIT_TROUBLE;
     }
     engine_destroy(&e);
     src_close(&src);
@@ -115,7 +125,7 @@ static int check_log(const char *log, const struct options *opt,
 
 /* Several logs: each under a header line (text), or each an element of
  * a "logs" list (JSON, doc/json.md).  Returns the worst status. */
-static int check_logs(char *const *logs, int n, const struct options *opt,
+static int check_logs(char *const *logs, int n, struct options *opt,
                       const char *binary)
 {
     int worst = EXIT_CLEAN;
@@ -154,6 +164,10 @@ int main(int argc, char **argv)
     }
     int skip = first_is_binary(opt.operands, opt.noperands);
     const char *binary = skip ? opt.operands[0] : NULL;
+    if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
+        diag_usage("--html and --folded take one log");
+        return EXIT_TROUBLE;
+    }
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();
     view_init(binary);

@@ -3,6 +3,7 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "options.h"
 #include "diag.h"
+#include "folded.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -29,6 +30,13 @@ static void print_help(void)
         "log is checked on its own, under a \"==> LOG <==\" header.\n"
         "\n"
         "      --json     print one JSON object instead of text\n"
+        "      --html FILE  also write an HTML report to FILE: summary, live\n"
+        "                 bytes over time, flame graphs, top stacks\n"
+        "      --folded[=leaks|peak|all]  print folded stacks (flamegraph.pl,\n"
+        "                 inferno, speedscope) instead of the report, weighed\n"
+        "                 in bytes: leaked (default), live at the peak, or\n"
+        "                 allocated in all\n"
+        "  -q, --quiet    no progress line on a terminal\n"
         "      --help     print this help, then exit\n"
         "      --version  print version number, then exit\n"
         "\n"
@@ -61,6 +69,26 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             only_args = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
+            if (a[6] == '=')
+                o->html = a + 7;
+            else if (i + 1 < argc)
+                o->html = argv[++i];
+            if (o->html == NULL || *o->html == '\0') {
+                diag_usage("--html needs a file name");
+                return OPT_USAGE_ERROR;
+            }
+        } else if (strcmp(a, "--folded") == 0 ||
+                   strncmp(a, "--folded=", 9) == 0) {
+            enum folded_view v = FOLDED_LEAKS;
+            if (a[8] == '=' && folded_parse_view(a + 9, &v) != 0) {
+                diag_usage("--folded: '%s' is not leaks, peak or all", a + 9);
+                return OPT_USAGE_ERROR;
+            }
+            o->folded = 1;
+            o->folded_view = (int)v;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = 1;
         } else if (strcmp(a, "--help") == 0) {
             print_help();
             return OPT_EXIT_OK;
@@ -74,6 +102,11 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
     }
     if (o->noperands == 0) {
         diag_usage("missing LOG argument");
+        return OPT_USAGE_ERROR;
+    }
+    if (o->folded && o->json) {
+        diag_usage("--folded and --json both print on standard output: "
+                   "choose one");
         return OPT_USAGE_ERROR;
     }
     return OPT_RUN;

@@ -1,5 +1,6 @@
 /* options.h - command line of mtrace-check:
- *   mtrace-check [--json] [--help] [--version] [--] [BINARY] LOG...
+ *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
+ *                [--help] [--version] [--] [BINARY] LOG...
  * LOG "-" is standard input.  Which operand is BINARY is decided by
  * operands.h, which looks at the files.
  *
@@ -9,8 +10,15 @@
 
 struct options {
     int json;
-    char **operands; /* BINARY and LOG operands, in order */
-    int noperands;   /* at least 1 */
+    const char *html; /* --html FILE: also write the HTML report there */
+    int folded;       /* --folded: folded stacks instead of the report */
+    int folded_view;  /* enum folded_view (folded.h) */
+    int quiet;        /* --quiet: no progress line */
+    char **operands;  /* BINARY and LOG operands, in order */
+    int noperands;    /* at least 1 */
+    /* Set by main.c for the log being checked (outputs.c reads them). */
+    const char *binary; /* NULL when not given */
+    const char *log;
 };
 
 enum parse_result { OPT_RUN, OPT_EXIT_OK, OPT_USAGE_ERROR };

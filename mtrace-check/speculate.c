@@ -495,6 +495,8 @@ int spec_apply(struct spec_segment *s, struct engine *e, const char *name)
     print_warnings(s, e, base);
     apply_blocks(s, e, base, res);
     e->nr = base + s->nlines;
+    /* A plain store on x86: progress.c reads it from another thread. */
+    __atomic_store_n(&e->bytes, e->bytes + s->seg.len, __ATOMIC_RELAXED);
     free(res);
     free(defs);
     return 1;

@@ -1,5 +1,5 @@
 /* wsmask.h - whitespace and newline bitmaps of 64 bytes, the inner step of
- * both splitters (fields.c line by line, lineindex.c buffer by buffer);
+ * splitters (fields.c, and the segment replay's loop in speculate.c);
  * inline because it runs once per line or per 64 bytes of the log.
  * "Whitespace" is Perl's split(' ') set: \t \n \v \f \r and space.
  *

@@ -142,6 +142,44 @@ if [ -x "$MTRACE" ]; then
 	if cmp -s classic.perl classic.out; then ok; else bad "classic log differs from mtrace"; fi
 fi
 
+# A real libmtrace log: complete after exit, cut short by SIGKILL, and cut
+# at every byte of its last 600 (around "#e") and every 97th before.
+LIBMTRACE=$here/../../libmtrace/libmtrace.so
+if [ -e "$LIBMTRACE" ] && command -v gcc >/dev/null; then
+	printf '#include <signal.h>\n#include <stdlib.h>\n#include <string.h>\n
+int main(int c, char **v) { char *p = malloc(64); strcpy(p, "leak");
+if (c > 1 && strcmp(v[1], "kill") == 0) raise(SIGKILL); return p[0] == 0; }\n' >prog.c
+	gcc -O0 -g -o prog prog.c
+	MEMLEAK_CONFIG=mtraceinit MALLOC_TRACE=$OUT/real.log LD_PRELOAD=$LIBMTRACE timeout 60 ./prog
+	(MEMLEAK_CONFIG=mtraceinit MALLOC_TRACE=$OUT/killed.log LD_PRELOAD=$LIBMTRACE timeout 60 ./prog kill) 2>/dev/null
+	"$CHECK" --json ./prog real.log >real.json 2>/dev/null
+	"$CHECK" --json ./prog killed.log >killed.json 2>/dev/null
+	if [ "$(json_get real.json '$j->{complete} ? "yes" : "no"')" = yes ] &&
+		[ "$(json_get killed.json '$j->{complete} ? "yes" : "no"')" = no ] &&
+		[ "$(json_get killed.json '$j->{extended} ? "yes" : "no"')" = yes ]; then ok; else
+		bad "real logs: complete after exit, not after SIGKILL"; fi
+	keep=$(perl -e 'local $/; $_ = <STDIN>; /^#e [^\n]*\n/m or exit 1; print $+[0]' <real.log) ||
+		bad "the real log has no #e line"
+	size=$(stat -c %s real.log)
+	rm -rf rcuts && mkdir rcuts
+	for ((k = 0; k < size; k++)); do
+		if [ $k -ge $((size - 600)) ] || [ $((k % 97)) = 0 ]; then
+			head -c "$k" real.log >"rcuts/$(printf %06d "$k")"
+		fi
+	done
+	"$CHECK" --json real.log rcuts/* >rcuts.json 2>/dev/null
+	wrong=$(perl -MJSON::PP -e '
+		local $/; my $j = decode_json(<STDIN>); my $bad = 0;
+		for my $l (@{$j->{logs}}) {
+			next unless $l->{log} =~ m{rcuts/0*(\d+)$};
+			next unless $l->{extended};
+			my $want = $1 >= $ARGV[0] ? 1 : 0;
+			$bad++ if ($l->{complete} ? 1 : 0) != $want;
+		}
+		print $bad' "${keep:-0}" <rcuts.json)
+	if [ "$wrong" = 0 ]; then ok; else bad "real log cut at every byte: $wrong cuts judged wrongly"; fi
+fi
+
 echo "== several logs"
 make_log exit >a.log
 make_log exec >b.log

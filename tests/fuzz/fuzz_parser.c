@@ -12,6 +12,8 @@
 #define _GNU_SOURCE
 #include "engine.h"
 #include "fields.h"
+#include "folded.h"
+#include "html.h"
 #include "replay.h"
 #include "stackview.h"
 #include "symbolizer.h"
@@ -76,6 +78,34 @@ static char *replay_text(int fd, int mapped, int json, int threads,
     return text;
 }
 
+static void pictures(int fd, size_t size)
+{
+    FILE *sink = fopen("/dev/null", "w");
+    struct source src;
+    struct report rep;
+    struct engine e;
+    struct timeline tl;
+
+    if (!sink)
+        return;
+    lseek(fd, 0, SEEK_SET);
+    src_open_fd(&src, fd);
+    report_begin(&rep, sink, size % 3 == 1, "fuzz", NULL);
+    engine_init(&e, &rep, NULL);
+    tl_init(&tl);
+    e.tl = &tl;
+    replay_log(&src, &e, "fuzz", 0, 0, NULL);
+    engine_finish(&e);
+    struct html_source hs = { "fuzz", NULL, NULL, 0 };
+    tl_finish(&tl, &e.table, e.nr);
+    folded_write(sink, &e.ext, &tl, (enum folded_view)(size % 3));
+    html_write("/dev/null", &e, &tl, &hs);
+    tl_destroy(&tl);
+    engine_destroy(&e);
+    src_close(&src);
+    fclose(sink);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     check_splitters(data, size);
@@ -100,6 +130,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     free(one);
     free(two);
+
+    /* Every other input also feeds the pictures (--html, --folded), from
+     * the plain replay (the timeline follows every event in order). */
+    if (size % 2 == 0)
+        pictures(fd, size);
     close(fd);
     return 0;
 }
