@@ -217,6 +217,18 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* 1 - exp(-x) for 0 < x <= 1 (a sampled block's probability), by its
+ * series: the checker needs no libm for it. */
+static double one_minus_exp_neg(double x)
+{
+    double sum = 0, term = -1;
+    for (int k = 1; k <= 20; k++) {
+        term *= -x / k;
+        sum += term;
+    }
+    return sum;
+}
+
 static void group_block(struct group_build *g, struct ext_store *x,
                         const struct block *b)
 {
@@ -233,8 +245,20 @@ static void group_block(struct group_build *g, struct ext_store *x,
         *slot = (void *)(uintptr_t)(++g->n);
     }
     struct leak_group *lg = &g->groups[(uintptr_t)*slot - 1];
-    lg->bytes = add_sat(lg->bytes, b->size);
-    lg->blocks++;
+    lg->recorded++;
+    if (x->sample_rate == 0) {
+        lg->bytes = add_sat(lg->bytes, b->size);
+        lg->blocks++;
+        return;
+    }
+    /* A sampled log: each block stands for 1/p of its size. */
+    double p = b->size >= x->sample_rate
+                   ? 1
+                   : one_minus_exp_neg(((double)b->size + 1) /
+                                       (double)x->sample_rate);
+    lg->weighted_blocks += 1 / p;
+    lg->bytes = add_sat(lg->bytes, (uint64_t)((double)b->size / p + 0.5));
+    lg->blocks = (uint64_t)(lg->weighted_blocks + 0.5);
 }
 
 /* Largest total first; ties by block count, then by stack id, with the
@@ -318,6 +342,7 @@ int engine_finish(struct engine *e)
 
     qsort(blocks, listed, sizeof *blocks, by_key);
     group_leaks(e, &g, blocks, listed);
+    e->rep->sample_rate = e->ext.sample_rate;
     t.leaked_bytes = report_leak_table(e, &g, blocks, listed);
     /* Groups carry pointers to their views, so sorting them is safe. */
     qsort(g.groups, g.n, sizeof *g.groups, by_weight);
