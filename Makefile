@@ -20,7 +20,7 @@ VERSION  = 0.1.0
 N ?= 5
 
 .PHONY: all lib checker check check-stress sanitize fuzz demo bench deps \
-        install uninstall clean
+        install uninstall clean docs
 
 all: lib checker
 
@@ -45,6 +45,12 @@ fuzz: checker
 
 deps:
 	bash scripts/install-deps.sh
+
+# The MEMLEAK_CONFIG tables of README.md and doc/libmtrace.3, from the
+# option table in libmtrace/config.h.
+docs:
+	$(MAKE) -C libmtrace options-doc
+	libmtrace/options-doc update README.md doc/libmtrace.3
 
 demo: all
 	$(MAKE) -C examples demo

@@ -48,30 +48,21 @@ static void bump(long *field, long by)
                           memory_order_relaxed);
 }
 
-void counters_add_alloc(uint32_t id, long bytes)
+void counters_add_alloc(uint32_t id, long blocks, long bytes)
 {
     struct stack_counts *c = counters_mine(id);
     if (c) {
-        bump(&c->allocs, 1);
+        bump(&c->allocs, blocks);
         bump(&c->alloc_bytes, bytes);
     }
 }
 
-void counters_add_free(uint32_t id, long bytes)
+void counters_add_free(uint32_t id, long blocks, long bytes)
 {
     struct stack_counts *c = counters_mine(id);
     if (c) {
-        bump(&c->frees, 1);
+        bump(&c->frees, blocks);
         bump(&c->freed_bytes, bytes);
-    }
-}
-
-void counters_undo_free(uint32_t id, long bytes)
-{
-    struct stack_counts *c = counters_mine(id);
-    if (c) {
-        bump(&c->frees, -1);
-        bump(&c->freed_bytes, -bytes);
     }
 }
 
@@ -96,4 +87,17 @@ void counters_sum(uint32_t id, struct stack_counts *out)
         if (c)
             add_into(out, c);
     }
+}
+
+void counters_reset_after_fork(void)
+{
+    for (struct thread_record *r = thread_records(); r; r = r->next_all)
+        for (uint32_t t = 0; t < TOP; t++) {
+            struct stack_counts *_Atomic *mid = atomic_load(&r->counters[t]);
+            for (uint32_t m = 0; mid && m < MID; m++) {
+                struct stack_counts *chunk = atomic_load(&mid[m]);
+                if (chunk)
+                    memset(chunk, 0, CHUNK * sizeof *chunk);
+            }
+        }
 }

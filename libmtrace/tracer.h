@@ -1,29 +1,26 @@
 /* tracer.h - the tracker core: turns allocation events into live-table
- * entries, stack records and log lines.  The shim (shim.c) calls these with
- * the recursion guard set and only while tracer_active().
+ * entries, counters and log lines (tracelog.h), keeps the peak, and
+ * orchestrates start, stop and fork.  The shim (shim.c) calls the event
+ * functions with the recursion guard set and only while tracer_active().
  * GPL-3.0-or-later. */
 #ifndef MT_TRACER_H
 #define MT_TRACER_H
-#include <stdatomic.h>
+#include "collecting.h"
 #include <stddef.h>
 #include <stdint.h>
-
-extern atomic_int mt_collecting;
-
-/* True while allocations are being collected (hot path: one load). */
-static inline int tracer_active(void)
-{
-    return atomic_load_explicit(&mt_collecting, memory_order_relaxed);
-}
 
 void tracer_on_alloc(void *ptr, size_t size, const void *caller);
 /* Before the real free(): logs it if PTR was allocated while tracing. */
 void tracer_on_free(void *ptr, const void *caller);
 
 /* realloc of a non-NULL block to a non-zero size, in two halves around the
- * real call so that "<" is logged before the old block can be reused. */
+ * real call so that "<" is logged before the old block can be reused.
+ * WANTED (the caller's): the new block is to be recorded (sampler.h); when
+ * it is not, the old block's release is logged as a free. */
 struct realloc_ticket {
-    int tracked;
+    int wanted;    /* the new block is to be recorded (sampler.h)    */
+    int tracked;   /* the old block was allocated while tracing      */
+    int inherited; /* ... by the parent of this fork child           */
     size_t old_size;
     uint32_t old_stack;
 };
@@ -36,19 +33,11 @@ void tracer_realloc_end(void *old, void *new_ptr, size_t size,
 void tracer_start(void);         /* first mtrace() or mtraceinit      */
 void tracer_stop(void);          /* muntrace(): "= End", close, stop  */
 void tracer_after_dlclose(void); /* unloaded modules, new code epoch  */
-void tracer_exit_flush(void);    /* exit(): flush, then unbuffered    */
-/* Everything logged so far goes to the file: _exit(), exec(), reports.
- * The caller entered the guard. */
-void tracer_write_out(void);
 void tracer_fork_prepare(void);
 void tracer_fork_parent(void);
 void tracer_fork_child(void);
 int tracer_started(void);
-/* A "# A B C" comment line in the log (guard entered, no lock held). */
-void tracer_note(const char *a, const char *b, const char *c);
 /* Highest live byte count seen, after counting LIVE_NOW (exact now). */
 long tracer_peak_bytes(long live_now);
-/* The log's path when one is open, else NULL (reports are named from it). */
-const char *tracer_log_path(void);
 
 #endif

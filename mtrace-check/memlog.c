@@ -7,6 +7,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "memlog.h"
+#include "diag.h"
 #include "symbolizer.h"
 #include "util.h"
 
@@ -110,6 +111,6 @@ int memlog_print(FILE *in, FILE *out)
     if (ferror(in))
         return -1;
     if (!seen_end)
-        note("the report is cut short (no \"end\" line)");
+        diag(NULL, 0, "the report is cut short (no \"end\" line)");
     return 0;
 }

@@ -2,6 +2,8 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "options.h"
+#include "diag.h"
+#include "folded.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -14,21 +16,32 @@
 static void print_help(void)
 {
     printf(
-        "Usage: %s [OPTION]... [BINARY] LOG\n"
+        "Usage: %s [OPTION]... [BINARY] LOG...\n"
         "Report the memory leaks and allocation errors recorded in LOG, a\n"
-        "MALLOC_TRACE log written by glibc's mtrace() or by libmtrace.so.\n"
+        "MALLOC_TRACE log written by glibc's mtrace() or by libmtrace.so\n"
+        "(plain, or compressed with zstd or gzip).\n"
         "The report is what glibc's mtrace(1) prints for the same arguments;\n"
         "for logs with call stacks it is followed by the leaks grouped by "
         "stack.\n"
         "LOG \"-\" reads standard input.  BINARY is the traced program, used "
         "to\n"
-        "turn caller addresses into source lines.\n"
+        "turn caller addresses into source lines.  With several operands the\n"
+        "first is BINARY unless its first line is \"= Start\" (a log); each\n"
+        "log is checked on its own, under a \"==> LOG <==\" header.\n"
         "\n"
         "      --json     print one JSON object instead of text\n"
+        "      --html FILE  also write an HTML report to FILE: summary, live\n"
+        "                 bytes over time, flame graphs, top stacks\n"
+        "      --folded[=leaks|peak|all]  print folded stacks (flamegraph.pl,\n"
+        "                 inferno, speedscope) instead of the report, weighed\n"
+        "                 in bytes: leaked (default), live at the peak, or\n"
+        "                 allocated in all\n"
+        "  -q, --quiet    no progress line on a terminal\n"
         "      --help     print this help, then exit\n"
         "      --version  print version number, then exit\n"
         "\n"
-        "Exit status: 0 no leaks, 1 leaks, 2 usage or input error.\n",
+        "Exit status: 0 no leaks, 1 leaks, 2 usage or input error (the worst\n"
+        "of all logs).\n",
         progname);
 }
 
@@ -44,22 +57,38 @@ static void print_version(void)
 
 enum parse_result parse_options(int argc, char **argv, struct options *o)
 {
-    const char *pos[2];
-    int npos = 0, only_args = 0;
+    int only_args = 0;
 
     memset(o, 0, sizeof *o);
+    o->operands = xmalloc((size_t)argc * sizeof *o->operands);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
-            if (npos == 2) {
-                fprintf(stderr, "%s: too many arguments\n", progname);
-                return OPT_USAGE_ERROR;
-            }
-            pos[npos++] = a;
+            o->operands[o->noperands++] = argv[i];
         } else if (strcmp(a, "--") == 0) {
             only_args = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
+            if (a[6] == '=')
+                o->html = a + 7;
+            else if (i + 1 < argc)
+                o->html = argv[++i];
+            if (o->html == NULL || *o->html == '\0') {
+                diag_usage("--html needs a file name");
+                return OPT_USAGE_ERROR;
+            }
+        } else if (strcmp(a, "--folded") == 0 ||
+                   strncmp(a, "--folded=", 9) == 0) {
+            enum folded_view v = FOLDED_LEAKS;
+            if (a[8] == '=' && folded_parse_view(a + 9, &v) != 0) {
+                diag_usage("--folded: '%s' is not leaks, peak or all", a + 9);
+                return OPT_USAGE_ERROR;
+            }
+            o->folded = 1;
+            o->folded_view = (int)v;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = 1;
         } else if (strcmp(a, "--help") == 0) {
             print_help();
             return OPT_EXIT_OK;
@@ -67,16 +96,18 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             print_version();
             return OPT_EXIT_OK;
         } else {
-            fprintf(stderr, "%s: unrecognized option '%s'\n", progname, a);
+            diag_usage("unrecognized option '%s'", a);
             return OPT_USAGE_ERROR;
         }
     }
-    if (npos == 0) {
-        fprintf(stderr, "%s: missing LOG argument\n", progname);
+    if (o->noperands == 0) {
+        diag_usage("missing LOG argument");
         return OPT_USAGE_ERROR;
     }
-    if (npos == 2)
-        o->binary = pos[0];
-    o->log = pos[npos - 1];
+    if (o->folded && o->json) {
+        diag_usage("--folded and --json both print on standard output: "
+                   "choose one");
+        return OPT_USAGE_ERROR;
+    }
     return OPT_RUN;
 }

@@ -17,6 +17,9 @@ Suite *livetab_suite(void);
 Suite *threadlog_suite(void);
 Suite *logfile_suite(void);
 Suite *modmap_suite(void);
+Suite *ehframe_suite(void);
+Suite *cfa_suite(void);
+Suite *sampler_suite(void);
 
 /* Deterministic pseudo-random numbers (xorshift64*): failures reproduce. */
 uint64_t ut_rand(uint64_t *state);

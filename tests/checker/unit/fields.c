@@ -5,7 +5,6 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "fields.h"
-#include "lineindex.h"
 
 #include <stdio.h>
 
@@ -65,62 +64,6 @@ START_TEST(split_line_matches_split_fields)
             UT_CHECK(a[i].p == b[i].p && a[i].n == b[i].n,
                      "iteration %d: field %zu", iter, i);
     }
-}
-END_TEST
-
-/* The reader thread's whole-buffer indexer must agree with split_fields
- * line by line, including the address hash it computes for the engine. */
-START_TEST(index_buffer_matches_split_fields)
-{
-    static const char alphabet[] = "ab@0x \t\n\v\f\r\0\x80\xff:[]";
-    unsigned seed = (unsigned)ut_seed(99);
-    static char buf[5000];
-    struct line_indexer ix;
-
-    indexer_init(&ix);
-    for (int iter = 0; iter < 3000; iter++) {
-        size_t len = rnd(&seed) % sizeof buf;
-        unsigned nl_rate = 1 + rnd(&seed) % 40;
-        for (size_t i = 0; i < len; i++) {
-            unsigned r = rnd(&seed) % 100;
-            buf[i] = r < nl_rate / 8 ? '\n'
-                     : r < 60        ? 'a' + (char)(r % 26)
-                                     : alphabet[r % (sizeof alphabet - 1)];
-        }
-        index_buffer(&ix, buf, len);
-        const char *p = buf, *end = buf + len;
-        size_t k = 0;
-        while (p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t line_len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-            struct slice f[ENGINE_FIELDS];
-            size_t nf = split_fields(p, line_len, f, ENGINE_FIELDS);
-            UT_CHECK(k < ix.nlines, "iteration %d: %zu lines indexed, more in "
-                     "the buffer", iter, (size_t)ix.nlines);
-            const struct line_index *li = &ix.lines[k++];
-            UT_CHECK(li->len == line_len, "iteration %d, line %zu: length %zu, "
-                     "want %zu", iter, k, (size_t)li->len, line_len);
-            UT_CHECK(li->is_long == (line_len >= SHORT_LINE),
-                     "iteration %d, line %zu: is_long", iter, k);
-            if (!li->is_long) {
-                UT_CHECK(li->nf == nf, "iteration %d, line %zu: %zu fields, "
-                         "want %zu", iter, k, (size_t)li->nf, nf);
-                for (size_t i = 0; i < nf; i++)
-                    UT_CHECK(p + li->start[i] == f[i].p &&
-                                 li->size[i] == f[i].n,
-                             "iteration %d, line %zu: field %zu", iter, k, i);
-                size_t at = nf > 0 && f[0].n == 1 && f[0].p[0] == '@' ? 3 : 1;
-                uint64_t h = at < nf ? hash_bytes(f[at].p, f[at].n)
-                                     : hash_bytes("", 0);
-                UT_CHECK(li->addr_hash == h,
-                         "iteration %d, line %zu: address hash", iter, k);
-            }
-            p += line_len + 1;
-        }
-        UT_CHECK(k == ix.nlines, "iteration %d: %zu lines, %zu indexed", iter, k,
-                 (size_t)ix.nlines);
-    }
-    indexer_destroy(&ix);
 }
 END_TEST
 
@@ -206,7 +149,6 @@ Suite *make_suite(void)
     tcase_add_test(tc, split_basic);
     tcase_add_test(tc, split_is_perl_whitespace);
     tcase_add_test(tc, split_line_matches_split_fields);
-    tcase_add_test(tc, index_buffer_matches_split_fields);
     tcase_add_test(tc, perl_hex_values);
     tcase_add_test(tc, strtou64_matches_strtoul);
     tcase_add_test(tc, strict_numbers);
