@@ -40,6 +40,7 @@ mkdir -p "$reports"
 common="halt_on_error=1:print_stacktrace=1:log_path=$reports/report"
 export UBSAN_OPTIONS="$common"
 export ASAN_OPTIONS="$common:detect_leaks=1:abort_on_error=0"
+export LSAN_OPTIONS="suppressions=$top/scripts/lsan.supp:print_suppressions=0"
 export TSAN_OPTIONS="$common:second_deadlock_stack=1"
 
 failed=()
