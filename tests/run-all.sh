@@ -22,7 +22,8 @@ done
 # count FILE: "PASSED FAILED" from a suite's output.
 count() {
 	awk '
-		/Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
+		/(^|[ %:])Checks: [0-9]+, Failures: [0-9]+, Errors: [0-9]+/ {
+			c = x = y = 0
 			gsub(/[,%:]/, " "); for (i = 1; i < NF; i++) {
 				if ($i == "Checks") c = $(i + 1)
 				if ($i == "Failures") x = $(i + 1)
