@@ -1,5 +1,13 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # libmtrace - top-level Makefile.  Each directory builds itself; this file
-# only orders them and installs the results.
+# only orders them and installs the results.  Flags and build variants
+# (DEBUG=1, SAN=..., CC=clang) are in mk/common.mk.
+#
+#   make check           every test suite (tests/README.md)
+#   make check-stress    the integration suite N times (N=5) beside busy loops
+#   make sanitize        ASan+UBSan, UBSan and TSan builds and their suites
+#   make fuzz            the checker's fuzz harness for FUZZ_LONG seconds
+#   make DEBUG=1 check   libmtrace's assertions compiled in
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(DESTDIR)$(PREFIX)/bin
@@ -9,7 +17,10 @@ MANDIR   = $(DESTDIR)$(PREFIX)/share/man
 PCDIR    = $(LIBDIR)/pkgconfig
 VERSION  = 0.1.0
 
-.PHONY: all lib checker check demo bench deps install uninstall clean docs
+N ?= 5
+
+.PHONY: all lib checker check check-stress sanitize fuzz demo bench deps \
+        install uninstall clean docs
 
 all: lib checker
 
@@ -21,6 +32,16 @@ checker:
 
 check: all
 	@$(MAKE) --no-print-directory -C tests check
+
+check-stress: all
+	@$(MAKE) --no-print-directory -C tests/integration all
+	bash scripts/check-stress.sh $(N)
+
+sanitize:
+	bash scripts/sanitize.sh
+
+fuzz: checker
+	@$(MAKE) --no-print-directory -C tests/fuzz fuzz
 
 deps:
 	bash scripts/install-deps.sh
@@ -53,6 +74,7 @@ uninstall:
 	      $(MANDIR)/man3/libmtrace.3 $(PCDIR)/libmtrace.pc
 
 clean:
+	rm -rf .build
 	$(MAKE) -C libmtrace clean
 	$(MAKE) -C mtrace-check clean
 	$(MAKE) -C tests clean

@@ -64,10 +64,10 @@ bool eh_block(struct eh_cursor *c, const uint8_t **block, uint64_t *len)
 static bool read_format(struct eh_cursor *c, uint8_t format, uint64_t *u)
 {
     int64_t s;
-    uint16_t u16;
-    uint32_t u32;
-    int16_t s16;
-    int32_t s32;
+    uint16_t u16 = 0;
+    uint32_t u32 = 0;
+    int16_t s16 = 0;
+    int32_t s32 = 0;
     bool ok;
     switch (format) {
     case EH_PE_ABSPTR:

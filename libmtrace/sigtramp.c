@@ -167,6 +167,7 @@ static sighandler_t adopt(int sig, sighandler_t (*real)(int, sighandler_t),
         return adopt(sig, real, handler);                                      \
     }
 ADOPTING_WRAPPER(signal)
+sighandler_t bsd_signal(int, sighandler_t); /* <signal.h> hides it under _GNU_SOURCE */
 ADOPTING_WRAPPER(bsd_signal)
 ADOPTING_WRAPPER(sysv_signal)
 ADOPTING_WRAPPER(__sysv_signal)

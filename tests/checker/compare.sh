@@ -14,7 +14,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 CHECK=$here/../../mtrace-check/mtrace-check
-LIBMTRACE=$here/../../libmtrace/libmtrace.so
+LIBMTRACE=${LIBMTRACE:-$here/../../libmtrace/libmtrace.so}
 MTRACE=/usr/bin/mtrace
 OUT=$here/out
 PROGS=$here/progs

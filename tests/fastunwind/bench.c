@@ -7,6 +7,7 @@
  * Usage: bench [ITERATIONS-PER-ROUND].  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
+#include "compare.h"
 #include "fastunwind.h"
 #include <libunwind.h>
 #include <stdio.h>
@@ -41,7 +42,7 @@ static double now_ns(clockid_t clock)
 }
 
 /* The timed loop, at the bottom of the chain. */
-__attribute__((noipa)) static void timed(unwinder fn, struct timing *t)
+FU_NOIPA __attribute__((used)) static void timed(unwinder fn, struct timing *t)
 {
     void *frames[64];
     double cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID),

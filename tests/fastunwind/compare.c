@@ -29,7 +29,7 @@ static volatile int n_unwinders = 2;
 
 /* One call instruction for both unwinders: the compiler cannot unroll a
  * loop whose counter an empty asm may change. */
-__attribute__((noipa)) void capture_max(struct capture *c, int max)
+FU_NOIPA void capture_max(struct capture *c, int max)
 {
     for (int i = 0; i < n_unwinders; i++) {
         __asm__ volatile("" : "+r"(i));
@@ -40,13 +40,13 @@ __attribute__((noipa)) void capture_max(struct capture *c, int max)
 /* The memo keeps walks of up to 64 frames. */
 #define MEMO_MAX 64
 
-__attribute__((noipa)) void capture_here(struct capture *c)
+FU_NOIPA void capture_here(struct capture *c)
 {
     capture_max(c, memo ? MEMO_MAX : MAXF);
     __asm__ volatile("" ::: "memory");
 }
 
-__attribute__((noipa)) void capture_callback(void *arg)
+FU_NOIPA void capture_callback(void *arg)
 {
     capture_here(arg);
     __asm__ volatile("" ::: "memory");

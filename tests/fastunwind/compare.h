@@ -9,6 +9,15 @@ extern "C" {
 
 #define MAXF 128
 
+/* A function that stays a frame of its own, called as written: GCC's
+ * noipa (no inlining, cloning or cross-call analysis).  Clang has no such
+ * attribute; noinline is what it needs for these extern functions. */
+#ifdef __clang__
+#define FU_NOIPA __attribute__((noinline))
+#else
+#define FU_NOIPA __attribute__((noipa))
+#endif
+
 struct capture {
     int n[2]; /* [0]: fastunwind, [1]: libunwind */
     void *frames[2][MAXF];

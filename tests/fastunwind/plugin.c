@@ -21,6 +21,8 @@ __attribute__((noinline)) static int plugin_level(int depth, void (*cb)(void *),
     return pad[0];
 }
 
+int plugin_chain(int depth, void (*cb)(void *), void *arg); /* by dlsym */
+
 int plugin_chain(int depth, void (*cb)(void *), void *arg)
 {
     char *scratch = alloca((size_t)depth * 16 + 8); /* an RBP-based frame */

@@ -24,6 +24,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* libFuzzer's entry points (it declares them in no header). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;

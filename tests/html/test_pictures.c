@@ -14,7 +14,7 @@
 #include "symbolizer.h"
 #include "timeline.h"
 
-#include <check.h>
+#include "ut.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,11 +438,11 @@ START_TEST(options_of_the_pictures)
 }
 END_TEST
 
-int main(void)
+static Suite *pictures_suite(void)
 {
     Suite *s = suite_create("pictures");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, hand_checked_log_folds_as_expected);
     tcase_add_test(tc, unknown_view_is_refused);
     tcase_add_test(tc, labels_cannot_break_the_format);
@@ -452,9 +452,11 @@ int main(void)
     tcase_add_test(tc, progress_line_text);
     tcase_add_test(tc, options_of_the_pictures);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
+}
+
+int main(void)
+{
+    static const ut_suite_fn suites[] = { pictures_suite };
+    return ut_main(1, suites);
 }

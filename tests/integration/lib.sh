@@ -3,9 +3,12 @@
 # checking its log with glibc's /usr/bin/mtrace.  Sourced, not executed.
 # Expects LIB (the preload library), MODE (libmtrace|glibc) and BUILD.
 
-MTRACE_PL=/usr/bin/mtrace
+MTRACE_PL=${MTRACE_PL:-/usr/bin/mtrace}
 GLIBC_TRACER=/lib/x86_64-linux-gnu/libc_malloc_debug.so
-RUN_TIMEOUT=${RUN_TIMEOUT:-60}
+# Seconds a traced run may take before it counts as hung.  Generous: it
+# only turns a hang into a failure, and a run beside busy loops and other
+# tests can take minutes on a slow machine; every test uses this one limit.
+RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 
 # Diagnostics: tests write "COND || { fail MSG; return 1; }"; skip returns
 # 77, which the runner reports as SKIP with the last line printed.
@@ -29,6 +32,25 @@ limited() {
 	st=$?
 	kill -KILL -- -$pid 2>/dev/null
 	return $st
+}
+
+# wait_for CMD...: a readiness check, not a delay: run CMD every 50 ms
+# until it succeeds (status 0 at once on a fast machine); status 1 after
+# RUN_TIMEOUT seconds.
+wait_for() {
+	local deadline=$((SECONDS + RUN_TIMEOUT))
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
+}
+
+# flocked FILE: some process holds a flock() on FILE (seen in /proc/locks,
+# without taking the lock, which would race with the holder).
+flocked() {
+	local ino
+	ino=$(stat -c %i "$1" 2>/dev/null) || return 1
+	grep -q ":$ino " /proc/locks
 }
 
 # limited_or_report CMD...: limited, but a run that hangs is reported

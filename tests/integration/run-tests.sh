@@ -8,8 +8,12 @@
 #   --glibc  run against glibc's libc_malloc_debug.so instead (development
 #            aid: the tests that need libmtrace features are skipped, and
 #            the threads/fork tests are expected to fail)
-# Environment: LIBMTRACE (library path), INTEGRATION_BUILD (test programs).
-
+# Environment: LIBMTRACE (library path), INTEGRATION_BUILD (test programs),
+#   TEST_JOBS (tests run at once; default: number of CPUs + 2, each test waits
+#   on its subprocesses much of the time), TEST_SEED (seed of the
+#   randomized programs; default: a fresh one, printed first),
+#   RUN_TIMEOUT (seconds a traced run may take; see lib.sh).
+# A failing test's directory is kept and named in its report.
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=$(realpath -m "${INTEGRATION_BUILD:-$HERE/build}")
 LIB=$(realpath -m "${LIBMTRACE:-$HERE/../../libmtrace/libmtrace.so}")
@@ -51,30 +55,76 @@ ALL_TESTS=(
 )
 
 passed=0 failed=0 skipped=0
+TEST_JOBS=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 2))}
+[ "$TEST_JOBS" -ge 1 ] 2>/dev/null || TEST_JOBS=1
+# One seed for the whole run: printed first, exported to the programs.
+export TEST_SEED=${TEST_SEED:-$((RANDOM * 32768 + RANDOM))}
 
-# run_one NAME: run t_NAME in a subshell inside a fresh temporary directory.
+# run_one NAME: run t_NAME in a subshell inside a fresh temporary directory;
+# print its report (one block) and exit with 0 (pass), 77 (skip) or 1.
 run_one() {
-	local name=$1 fn=t_${1//-/_} tmp out rc
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-it.XXXXXX")
+	local name=$1 fn=t_${1//-/_} tmp out rc start secs
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-it.$name.XXXXXX")
+	start=$EPOCHREALTIME
 	out=$(cd "$tmp" && T=$tmp "$fn" 2>&1)
 	rc=$?
+	# The wall time, and the CPU time of what the test ran ("times", the
+	# builtin, in this shell: its second line is the children's user and
+	# system time).
+	times >"$tmp.times"
+	secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'END {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "%.1f s, %.1f s CPU", b - a, u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$tmp.times")
+	rm -f "$tmp.times"
 	case $rc in
 	0)
-		echo "PASS: $name"
-		passed=$((passed + 1))
+		echo "PASS: $name ($secs)"
 		grep '^note:' <<<"$out" | sed 's/^/    /'
+		rm -rf "$tmp"
 		;;
 	77)
 		echo "SKIP: $name: $(tail -n1 <<<"$out")"
-		skipped=$((skipped + 1))
+		rm -rf "$tmp"
 		;;
 	*)
-		echo "FAIL: $name"
-		failed=$((failed + 1))
+		echo "FAIL: $name ($secs)"
 		sed 's/^/    /' <<<"$out" | head -40
+		echo "    files kept in $tmp"
+		echo "    again: TEST_SEED=$TEST_SEED $HERE/run-tests.sh $name"
+		rc=1
 		;;
 	esac
-	rm -rf "$tmp"
+	return $rc
+}
+
+# run_all NAME...: TEST_JOBS tests at a time; each report is printed whole as
+# its test ends, and counted.
+run_all() {
+	local res name i n=$# done_=0 rc
+	local -a names=("$@")
+	res=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-it-results.XXXXXX")
+	for ((i = 0; i < n || done_ < n;)); do
+		if ((i < n)) && [ "$(jobs -pr | wc -l)" -lt "$TEST_JOBS" ]; then
+			(run_one "${names[i]}" >"$res/$i.out" 2>&1; echo $? >"$res/$i.rc.tmp"
+			 mv "$res/$i.rc.tmp" "$res/$i.rc") &
+			i=$((i + 1))
+			continue
+		fi
+		wait -n 2>/dev/null || true
+		for rc in "$res"/*.rc; do
+			[ -e "$rc" ] || continue
+			cat "${rc%.rc}.out"
+			case $(cat "$rc") in
+			0) passed=$((passed + 1)) ;;
+			77) skipped=$((skipped + 1)) ;;
+			*) failed=$((failed + 1)) ;;
+			esac
+			rm -f "$rc" "${rc%.rc}.out"
+			done_=$((done_ + 1))
+		done
+	done
+	wait
+	rm -rf "$res"
 }
 
 # skip_all REASON: the environment cannot run the suite.
@@ -102,14 +152,16 @@ main() {
 	fi
 	selected=("$@")
 	[ ${#selected[@]} -gt 0 ] || selected=("${ALL_TESTS[@]}")
+	for name in "${selected[@]}"; do
+		declare -F "t_${name//-/_}" >/dev/null || { echo "run-tests.sh: no test '$name'" >&2; exit 2; }
+	done
+	echo "integration: ${#selected[@]} tests, $TEST_JOBS at a time, TEST_SEED=$TEST_SEED"
 	if [ ! -f "$LIB" ]; then
 		skip_all "$LIB not built yet"
 	elif [ ! -x "$MTRACE_PL" ]; then
 		skip_all "$MTRACE_PL missing (Debian package libc-devtools)"
 	else
-		for name in "${selected[@]}"; do
-			run_one "$name"
-		done
+		run_all "${selected[@]}"
 	fi
 	summary
 }

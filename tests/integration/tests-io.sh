@@ -63,11 +63,11 @@ t_fsize_limit() {
 # fail (EPIPE, and SIGPIPE would kill the program).  The program must run
 # and end as natively, with at most one warning.
 t_reader_quits() {
-	local st native_st RUN_TIMEOUT=20
+	local st native_st
 	"$BUILD/writefail" >native.out
 	native_st=$?
 	mkfifo fifo
-	timeout 30 bash -c 'exec <fifo; head -c 1000 >/dev/null' &
+	timeout "$RUN_TIMEOUT" bash -c 'exec <fifo; head -c 1000 >/dev/null' &
 	traced fifo "$BUILD/writefail" >out 2>err
 	st=$?
 	wait
@@ -102,7 +102,7 @@ eintr_case() {
 	"$BUILD/writefail" "$1" >native.out
 	native_st=$?
 	mkfifo fifo
-	timeout 30 bash -c "$2" >got.log &
+	timeout "$RUN_TIMEOUT" bash -c "$2" >got.log &
 	traced fifo "$BUILD/writefail" "$1" >out 2>err
 	st=$?
 	wait

@@ -3,16 +3,27 @@
 # Sourced by run-tests.sh; each t_NAME runs in its own temporary directory.
 
 # Two traced processes at once with the same MALLOC_TRACE: the first (a
-# "sleep 4" traced from load) holds LOG; the second must not truncate it and
-# writes LOG.<pid>.  A later run reuses LOG, which no live process holds.
+# "cat" traced from load, reading a FIFO until the test closes it) holds
+# LOG; the second must not truncate it and writes LOG.<pid>.  A later run
+# reuses LOG, which no live process holds.
 t_concurrent() {
 	need_libmtrace || return
-	local i other
-	traced log MEMLEAK_CONFIG=mtraceinit sleep 4 &
-	for i in $(seq 100); do [ -e log ] && break; sleep 0.05; done
-	traced log "$BUILD/threads" >out 2>&1 || { fail "threads run: $(cat out)"; return 1; }
+	local other
+	mkfifo hold
+	exec 7<>hold # read-write: never blocks; cat sees EOF when it is closed
+	traced log MEMLEAK_CONFIG=mtraceinit cat hold >/dev/null 7>&- &
+	if ! wait_for flocked log; then
+		exec 7>&-
+		wait
+		fail "the first process never locked LOG"
+		return 1
+	fi
+	traced log "$BUILD/threads" >out 2>&1
+	local st=$?
+	exec 7>&-
 	wait
-	[[ "$(log_program log)" == */sleep ]] || { fail "LOG is not sleep's: $(log_program log)"; return 1; }
+	[ $st -eq 0 ] || { fail "threads run: $(cat out)"; return 1; }
+	[[ "$(log_program log)" == */cat ]] || { fail "LOG is not cat's: $(log_program log)"; return 1; }
 	other=$(trace_logs log | grep -v '^log$')
 	[ "$(wc -w <<<"$other")" -eq 1 ] || { fail "logs: $(trace_logs log)"; return 1; }
 	expect_leaks "$BUILD/threads" "$other" "1000 1001 1002 1003" || return 1
@@ -60,12 +71,11 @@ t_fork_classic() {
 # header names the parent even though the parent is gone (getppid() is 1).
 t_daemon() {
 	need_libmtrace || return
-	local i parent child
+	local parent child
 	# Not "traced": its process-group kill could hit the child before setsid().
 	timeout "$RUN_TIMEOUT" env MALLOC_TRACE=log LD_PRELOAD="$LIB" "$BUILD/daemonize" >out 2>err ||
 		{ fail "exit status $?: $(cat err)"; return 1; }
-	for i in $(seq 100); do [ -e daemon.done ] && break; sleep 0.05; done
-	[ -e daemon.done ] || { fail "the daemon did not finish: $(cat out)"; return 1; }
+	wait_for test -e daemon.done || { fail "the daemon did not finish: $(cat out)"; return 1; }
 	parent=$(awk '$1 == "parent" { print $2 }' out)
 	child=$(awk '$1 == "child" { print $2 }' out)
 	expect_leaks "$BUILD/daemonize" log 11 || { fail "(parent log)"; return 1; }
@@ -109,9 +119,11 @@ t_fork_exit() { fork_case fork exit; }
 t_fork__exit() { fork_case fork _exit; }
 t_fork_O0() { fork_case fork_O0 _exit; }
 
-# Fork while another thread hammers malloc: no deadlock, every child log clean.
+# Fork while another thread hammers malloc: no deadlock, every child log
+# clean.  Each fork lands in a burst of the hammer's (fork_threads.c), so
+# 20 forks a configuration cover what 50 unsynchronized ones did.
 t_fork_threads() {
-	local n=50 logs st u RUN_TIMEOUT=20
+	local n=20 logs st u
 	for u in "" unwind=libunwind unwind=glibc unwind=fp classic; do
 		[ "$MODE" = libmtrace ] || [ -z "$u" ] || continue
 		rm -f log log.*

@@ -11,6 +11,38 @@ passed=0 failed=0
 
 fail() { echo "    $*"; return 1; }
 
+# Seconds a run may take before it counts as hung: generous, it only turns
+# a hang into a failure (as in tests/integration/lib.sh).
+RUN_TIMEOUT=${RUN_TIMEOUT:-300}
+
+# limited CMD...: CMD, killed after RUN_TIMEOUT seconds (status 124).
+limited() { timeout -k 5 "$RUN_TIMEOUT" "$@"; }
+
+# wait_for CMD...: a readiness check, not a delay: until CMD succeeds,
+# polled every 50 ms; status 1 after RUN_TIMEOUT seconds.
+wait_for() {
+	local deadline=$((SECONDS + RUN_TIMEOUT))
+	until "$@"; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.05
+	done
+}
+
+# watchdog PID: kill PID after RUN_TIMEOUT seconds; prints the watchdog's
+# pid, to be killed once PID is done.
+watchdog() {
+	(
+		trap 'kill $s 2>/dev/null; exit 0' TERM
+		sleep "$RUN_TIMEOUT" &
+		s=$!
+		wait $s && kill -KILL "$1"
+	) >/dev/null 2>&1 &
+	echo $!
+}
+
+ready() { grep -q ready out 2>/dev/null; }
+report_done() { [ -s rep.1 ] && grep -q '^end$' rep.1; }
+
 # Value of header KEY in report FILE.
 key() { awk -v k="$2" '$1 == k { print $2; exit }' "$1"; }
 
@@ -27,7 +59,7 @@ expect() {  # expect WHAT GOT WANT
 }
 
 t_phases() {
-	MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
+	limited env MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
 	# Default names: PROGRAM.PID.N.memlog beside the log, never caught by
 	# the glob a user types for the logs (issue 10).
 	local pid r1 r2 r3
@@ -57,7 +89,7 @@ t_phases() {
 # mtrace-check prints a report again with file:line for every frame: the
 # frame in grow_small() is the line of its malloc() call.
 t_checker_reads_report() {
-	MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
+	limited env MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
 	local want line
 	want=$(grep -n 'small\[i\] = malloc' "$here/progs/phases.c" | cut -d: -f1)
 	local r1
@@ -75,7 +107,7 @@ t_checker_reads_report() {
 # A report that cannot be written is said once, on stderr; the program
 # goes on unchanged (issue 12).
 t_unwritable_report() {
-	MALLOC_TRACE=log MEMLEAK_CONFIG=report=/nonexistent/dir/r.%n LD_PRELOAD=$LIB \
+	limited env MALLOC_TRACE=log MEMLEAK_CONFIG=report=/nonexistent/dir/r.%n LD_PRELOAD=$LIB \
 		"$BUILD/phases" >out 2>err || fail "status $?: $(cat err)" || return 1
 	[ "$(grep -c '^libmtrace: cannot write the report /nonexistent/dir/r.1: No such file or directory' err)" -eq 1 ] ||
 		fail "stderr: $(cat err)" || return 1
@@ -86,16 +118,18 @@ t_signal_idle() {
 	mkfifo in
 	MEMLEAK_CONFIG=mtraceinit,signal=USR2,report=rep.%n LD_PRELOAD=$LIB \
 		"$BUILD/idle" <in >out 2>err &
-	local pid=$!
+	local pid=$! dog
+	dog=$(watchdog $pid)
 	exec 7>in                       # keeps the program blocked in read()
-	for _ in $(seq 50); do grep -q ready out 2>/dev/null && break; sleep 0.1; done
+	wait_for ready || fail "the program never said 'ready'"
 	kill -USR2 $pid
-	for _ in $(seq 50); do [ -s rep.1 ] && grep -q '^end$' rep.1 && break; sleep 0.1; done
+	wait_for report_done || fail "no whole report after SIGUSR2"
 	local alive=0
 	kill -0 $pid 2>/dev/null && alive=1
 	exec 7>&-
 	wait $pid
 	local st=$?
+	kill $dog 2>/dev/null
 	expect "blocked while reporting" $alive 1 &&
 	expect "exit status" $st 0 &&
 	[ -s rep.1 ] || fail "no report after SIGUSR2" || return 1
@@ -112,16 +146,18 @@ t_log_written_at_report() {
 	mkfifo in
 	MALLOC_TRACE=log MEMLEAK_CONFIG=mtraceinit,signal=USR2,report=rep.%n \
 		LD_PRELOAD=$LIB "$BUILD/idle" <in >out 2>err &
-	local pid=$!
+	local pid=$! dog
+	dog=$(watchdog $pid)
 	exec 7>in
-	for _ in $(seq 50); do grep -q ready out 2>/dev/null && break; sleep 0.1; done
+	wait_for ready || fail "the program never said 'ready'"
 	kill -USR2 $pid
-	for _ in $(seq 50); do [ -s rep.1 ] && grep -q '^end$' rep.1 && break; sleep 0.1; done
+	wait_for report_done || fail "no whole report after SIGUSR2"
 	cp log log.during
 	local alive=0
 	kill -0 $pid 2>/dev/null && alive=1
 	exec 7>&-
 	wait $pid
+	kill $dog 2>/dev/null
 	expect "blocked while reporting" $alive 1 || return 1
 	grep -qE '^@ [^ ]+ \+ 0x[0-9a-f]+ 0x1092( |$)' log.during ||
 		fail "the 4242-byte block is not in the log yet: $(tail -n 3 log.during)" || return 1
@@ -134,7 +170,7 @@ t_log_written_at_report() {
 t_threads() {
 	for run in 1 2 3; do
 		rm -f rep.*
-		MEMLEAK_CONFIG=report=rep.%n LD_PRELOAD=$LIB "$BUILD/threads4" || return 1
+		limited env MEMLEAK_CONFIG=report=rep.%n LD_PRELOAD=$LIB "$BUILD/threads4" || return 1
 		# 4 threads x 100 blocks of 16..64 bytes through one call site in
 		# fill(); each thread frees 50 of the next one's.  (libc's own
 		# per-thread blocks are live too: only fill()'s stack is checked.)
@@ -148,7 +184,7 @@ t_threads() {
 }
 
 t_api_preloaded() {
-	MEMLEAK_CONFIG=mtraceinit,report=rep.%n LD_PRELOAD=$LIB "$BUILD/api" steady >out 2>err
+	limited env MEMLEAK_CONFIG=mtraceinit,report=rep.%n LD_PRELOAD=$LIB "$BUILD/api" steady >out 2>err
 	expect "status" $? 0 &&
 	expect "output" "$(cat out)" "$(printf 'active 1\ngrew 3000\nreport 0\nloop done')" &&
 	expect "label" "$(awk '$1 == "label" { $1 = ""; print substr($0, 2) }' rep.1)" "api test" &&
@@ -156,7 +192,7 @@ t_api_preloaded() {
 }
 
 t_api_leak_aborts() {
-	MEMLEAK_CONFIG=mtraceinit,report=rep.%n LD_PRELOAD=$LIB "$BUILD/api" leak >out 2>err
+	limited env MEMLEAK_CONFIG=mtraceinit,report=rep.%n LD_PRELOAD=$LIB "$BUILD/api" leak >out 2>err
 	local st=$?
 	expect "status (SIGABRT)" $st 134 &&
 	grep -q "MEMLEAK_ASSERT_NO_GROWTH failed at .*api.c:[0-9]*, iteration 6" err ||
@@ -165,13 +201,13 @@ t_api_leak_aborts() {
 }
 
 t_api_without_preload() {
-	"$BUILD/api" leak >out 2>err
+	limited "$BUILD/api" leak >out 2>err
 	expect "status" $? 0 &&
 	expect "output" "$(cat out)" "$(printf 'active 0\ngrew 0\nreport -1\nloop done')"
 }
 
 t_api_compiled_out() {
-	"$BUILD/api-disabled" leak >out 2>err
+	limited "$BUILD/api-disabled" leak >out 2>err
 	expect "status" $? 0 &&
 	expect "output" "$(cat out)" "$(printf 'active 0\ngrew 0\nreport -1\nloop done')"
 }
@@ -224,9 +260,9 @@ within_ten_percent() {
 # blocks.  (With estimates not scaled by the blocks' weights, the small
 # blocks' stack would come out at about 1% of its bytes.)
 t_sampled_estimates() {
-	MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" ||
+	limited env MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" ||
 		fail "exact run: status $?" || return 1
-	MEMLEAK_CONFIG=sample=4k,seed=42,report=est.%n MALLOC_TRACE=log \
+	limited env MEMLEAK_CONFIG=sample=4k,seed=42,report=est.%n MALLOC_TRACE=log \
 		LD_PRELOAD=$LIB "$BUILD/sampled" || fail "sampled run: status $?" || return 1
 	[ -z "$(key exact.1 estimated-from-samples-every)" ] ||
 		fail "the exact report says it is estimated" || return 1
@@ -247,9 +283,9 @@ t_sampled_estimates() {
 # leaks) and estimates every large stack within 10% of the exact live
 # bytes; glibc's mtrace still reads the log.
 t_sampled_checker() {
-	MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" leak ||
+	limited env MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" leak ||
 		fail "exact run: status $?" || return 1
-	MEMLEAK_CONFIG=sample=4k,seed=42 MALLOC_TRACE=log LD_PRELOAD=$LIB \
+	limited env MEMLEAK_CONFIG=sample=4k,seed=42 MALLOC_TRACE=log LD_PRELOAD=$LIB \
 		"$BUILD/sampled" leak || fail "sampled run: status $?" || return 1
 	"$top/mtrace-check/mtrace-check" "$BUILD/sampled" log >out 2>err
 	expect "status" $? 1 || return 1
@@ -265,15 +301,16 @@ t_sampled_checker() {
 
 run() {
 	local name=$1 dir
-	dir=$(mktemp -d)
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-reports.$name.XXXXXX")
 	if (cd "$dir" && "t_$name"); then
 		echo "PASS: $name"
 		passed=$((passed + 1))
+		rm -rf "$dir"
 	else
 		echo "FAIL: $name"
+		echo "    files kept in $dir"
 		failed=$((failed + 1))
 	fi
-	rm -rf "$dir"
 }
 
 if [ ! -f "$LIB" ]; then

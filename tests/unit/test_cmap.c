@@ -276,7 +276,7 @@ Suite *cmap_suite(void)
 {
     Suite *s = suite_create("cmap");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 30);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, empty_map);
     tcase_add_test(tc, insert_find_and_seq);
     tcase_add_test(tc, duplicate_returns_existing);

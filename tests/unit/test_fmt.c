@@ -114,7 +114,7 @@ Suite *fmt_suite(void)
 {
     Suite *s = suite_create("fmt");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 30);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, edge_values);
     tcase_add_test(tc, random_values);
     tcase_add_test(tc, zero_forms);

@@ -220,7 +220,7 @@ Suite *frametab_suite(void)
 {
     Suite *s = suite_create("frametab");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 30);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, exported_c_function);
     tcase_add_test(tc, same_address_same_frame);
     tcase_add_test(tc, cxx_symbol_in_runner);

@@ -340,7 +340,7 @@ Suite *livetab_suite(void)
 {
     Suite *s = suite_create("livetab");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 40);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, insert_remove_count);
     tcase_add_test(tc, prefetch_changes_nothing);
     tcase_add_test(tc, remove_absent);

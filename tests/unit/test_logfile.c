@@ -386,7 +386,7 @@ Suite *logfile_suite(void)
     Suite *s = suite_create("logfile");
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 20);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, expand);
     tcase_add_test(tc, expand_size_limit);
     tcase_add_test(tc, fresh_path);

@@ -226,7 +226,7 @@ Suite *modmap_suite(void)
 {
     Suite *s = suite_create("modmap");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 20);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, runner_executable);
     tcase_add_test(tc, libc);
     tcase_add_test(tc, libc_build_id_matches_readelf);

@@ -234,7 +234,7 @@ Suite *stacktab_suite(void)
 {
     Suite *s = suite_create("stacktab");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 30);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, same_addresses_same_stack);
     tcase_add_test(tc, different_addresses_different_stack);
     tcase_add_test(tc, frames_resolved);

@@ -449,7 +449,7 @@ Suite *threadlog_suite(void)
     Suite *s = suite_create("threadlog");
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, NULL);
-    tcase_set_timeout(tc, 40);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, line_pending_until_handed_over);
     tcase_add_test(tc, full_buffer_hands_over_in_order);
     tcase_add_test(tc, busy_sink_postpones_the_hand_over);

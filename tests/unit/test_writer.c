@@ -674,7 +674,7 @@ Suite *writer_suite(void)
     Suite *s = suite_create("writer");
     TCase *tc = tcase_create("core");
     tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_set_timeout(tc, 30);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, small_buffer_file);
     tcase_add_test(tc, random_puts_random_caps);
     tcase_add_test(tc, pipe_small_buffer);

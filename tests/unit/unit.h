@@ -2,19 +2,10 @@
  * GPL-3.0-or-later. */
 #ifndef UNIT_H
 #define UNIT_H
-#include <check.h>
+#include "ut.h" /* the shared scaffold: UT_CHECK, ut_main, ut_seed */
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-/* An assertion for hot loops: Check's ck_assert_* report every passing
- * check to the parent process (a pipe write each), which makes a million
- * of them take seconds; this one only calls into Check on failure. */
-#define UT_CHECK(cond, ...)                                                    \
-    do {                                                                       \
-        if (!(cond))                                                           \
-            ck_abort_msg(__VA_ARGS__);                                         \
-    } while (0)
 
 Suite *fmt_suite(void);
 Suite *writer_suite(void);

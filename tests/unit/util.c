@@ -185,3 +185,24 @@ __attribute__((noinline)) int ut_probe_c(int x)
         acc = acc * 13 + 3 + i;
     return acc;
 }
+
+/* The runner built with ASan or TSan (make sanitize): libmtrace's core
+ * frees what libiberty's demangler malloc()ed with __libc_free.  In a
+ * traced program that malloc is glibc's (the tracer calls it guarded), but
+ * in a sanitized runner malloc is the sanitizer's, and glibc's free would
+ * be handed a block it never made.  This definition wins for the core
+ * objects linked into the runner. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UT_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UT_SANITIZED 1
+#endif
+#endif
+#ifdef UT_SANITIZED
+void __libc_free(void *p);
+void __libc_free(void *p)
+{
+    free(p);
+}
+#endif

@@ -19,8 +19,8 @@ struct Node {
     Node *next = nullptr;
     void grow()
     {
-        next = new Node{ name + "-child" };
-    } // CALL:grow
+        next = new Node{ name + "-child" }; // CALL:grow
+    }
 };
 } // namespace demo
 

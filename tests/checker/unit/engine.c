@@ -103,7 +103,7 @@ Suite *make_suite(void)
     Suite *s = suite_create("engine");
     TCase *tc = tcase_create("core");
     sym_init();
-    tcase_set_timeout(tc, 60);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, no_leaks);
     tcase_add_test(tc, warnings_and_leaks);
     tcase_add_test(tc, extended_groups);

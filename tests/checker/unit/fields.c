@@ -41,7 +41,7 @@ END_TEST
 START_TEST(split_line_matches_split_fields)
 {
     static const char alphabet[] = "ab0x \t\n\v\f\r\0\x80\xff:[]";
-    unsigned seed = 42;
+    unsigned seed = (unsigned)ut_seed(42);
     char buf[400];
 
     for (int iter = 0; iter < 20000; iter++) {
@@ -57,10 +57,12 @@ START_TEST(split_line_matches_split_fields)
         struct slice a[8], b[8];
         size_t na = split_fields(buf, line_len, a, max);
         size_t nb = split_line(buf, buf + len, b, max, &nl);
-        ck_assert_uint_eq(na, nb);
-        ck_assert_ptr_eq(nl, want_nl);
+        UT_CHECK(na == nb, "iteration %d: %zu fields, split_line %zu", iter,
+                 na, nb);
+        UT_CHECK(nl == want_nl, "iteration %d: newline", iter);
         for (size_t i = 0; i < na; i++)
-            ck_assert(a[i].p == b[i].p && a[i].n == b[i].n);
+            UT_CHECK(a[i].p == b[i].p && a[i].n == b[i].n,
+                     "iteration %d: field %zu", iter, i);
     }
 }
 END_TEST
@@ -110,16 +112,16 @@ END_TEST
 START_TEST(strtou64_matches_strtoul)
 {
     static const char alphabet[] = "0123456789abcdefABCDEFxX+- _g";
-    unsigned seed = 7;
+    unsigned seed = (unsigned)ut_seed(7);
     char buf[40];
     for (int iter = 0; iter < 20000; iter++) {
         size_t len = rnd(&seed) % 24;
         for (size_t i = 0; i < len; i++)
             buf[i] = alphabet[rnd(&seed) % (sizeof alphabet - 1)];
         buf[len] = '\0';
-        ck_assert_msg(c_strtou64_hex((struct slice){ buf, len }) ==
-                          strtoul(buf, NULL, 16),
-                      "strtoul(%s)", buf);
+        UT_CHECK(c_strtou64_hex((struct slice){ buf, len }) ==
+                     strtoul(buf, NULL, 16),
+                 "strtoul(%s)", buf);
     }
 }
 END_TEST

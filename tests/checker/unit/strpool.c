@@ -45,7 +45,8 @@ START_TEST(many_strings)
         for (int i = 0; i < 5000; i++) {
             sprintf(buf, "where-%d", i);
             struct slice got = pool_get(&p, ids[i]);
-            ck_assert(got.n == strlen(buf) && memcmp(got.p, buf, got.n) == 0);
+            UT_CHECK(got.n == strlen(buf) && memcmp(got.p, buf, got.n) == 0,
+                     "round %d, string %d", round, i);
         }
         for (int i = 0; i < 5000; i++)
             pool_unref(&p, ids[i]);

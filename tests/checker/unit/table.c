@@ -25,7 +25,7 @@ START_TEST(random_model)
     static int live[KEYS];
     static uint64_t size[KEYS];
     struct alloc_table t;
-    unsigned seed = 1;
+    unsigned seed = (unsigned)ut_seed(1);
     char key[200];
 
     memset(live, 0, sizeof live);
@@ -36,11 +36,13 @@ START_TEST(random_model)
         struct slice ks = S(key);
         uint64_t h = hash_bytes(ks.p, ks.n);
         struct block *b = table_find(&t, ks, h);
-        ck_assert_int_eq(b != NULL, live[k]);
+        UT_CHECK((b != NULL) == live[k], "iteration %d: key %u %s", iter, k,
+                 live[k] ? "lost" : "found, never inserted");
         if (b) {
-            ck_assert_uint_eq(b->size, size[k]);
+            UT_CHECK(b->size == size[k], "iteration %d: key %u size", iter, k);
             struct slice got = block_key(b);
-            ck_assert(got.n == ks.n && memcmp(got.p, ks.p, ks.n) == 0);
+            UT_CHECK(got.n == ks.n && memcmp(got.p, ks.p, ks.n) == 0,
+                     "iteration %d: key %u text", iter, k);
             table_remove(&t, b);
             live[k] = 0;
         } else {
@@ -64,7 +66,7 @@ Suite *make_suite(void)
 {
     Suite *s = suite_create("table");
     TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 60);
+    tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, random_model);
     suite_add_tcase(s, tc);
     return s;

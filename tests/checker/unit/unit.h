@@ -1,11 +1,12 @@
-/* unit.h - shared scaffolding for the Check unit suites of mtrace-check:
- * each suite file defines make_suite() and gets main() from here.
+/* unit.h - the Check unit suites of mtrace-check: each suite file
+ * (unit/NAME.c, built into build/unit_NAME) defines make_suite() and gets
+ * main() from here; the runner is the shared one (tests/common/ut.h).
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef UNIT_H
 #define UNIT_H
 
-#include <check.h>
+#include "ut.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,11 +28,8 @@ rnd(unsigned *state)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(make_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    static const ut_suite_fn suites[] = { make_suite };
+    return ut_main(1, suites);
 }
 
 #endif

@@ -10,6 +10,10 @@
 static void *volatile small[10];
 static void *volatile large[5];
 
+/* Global, so that reports name them as they are (no clones). */
+void grow_small(void);
+void grow_large(void);
+
 __attribute__((noinline)) void grow_small(void)
 {
     for (int i = 0; i < 10; i++)

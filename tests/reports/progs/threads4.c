@@ -9,6 +9,8 @@
 static void *volatile blocks[4][PER_THREAD];
 static pthread_barrier_t all_allocated;
 
+void fill(int t); /* global: reports name it as it is (no clones) */
+
 __attribute__((noinline)) void fill(int t)
 {
     for (int i = 0; i < PER_THREAD; i++)

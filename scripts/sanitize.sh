@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# sanitize.sh - the sanitizer builds (make sanitize; CI runs it), each in a
+# copy of the tree under .build/ (scripts/variant.sh):
+#
+#   ubsan  SAN=undefined DEBUG=1: libmtrace.so with UBSan and its own
+#          assertions (MT_DEBUG), mtrace-check with UBSan; the integration
+#          and report suites, i.e. every traced program, run under it.
+#          Not ASan: a preloaded library cannot carry ASan.  ASan's runtime
+#          must come first in the process and interposes malloc itself, so
+#          it would shadow the very functions libmtrace.so interposes (and
+#          the traced programs are not built with ASan anyway).  UBSan's
+#          runtime interposes nothing, so the preload works as it ships.
+#   asan   SAN=address,undefined: the unit suites (libmtrace's core units,
+#          linked into the runner without the interposing shim), the
+#          fastunwind suite, and the checker's unit suites and comparison
+#          suite, i.e. mtrace-check, under ASan (with LeakSanitizer) and
+#          UBSan.  Its extended-log tests trace with the ubsan build's
+#          libmtrace.so.
+#   tsan   SAN=thread: the unit suites of libmtrace and of the checker
+#          (threadlog, livetab, cmap, stacktab and the checker's reader
+#          thread are concurrent code).
+#
+# Every sanitizer report fails its run (-fno-sanitize-recover=all, and
+# halt_on_error) and is also written to a file, so that one printed where
+# no test looks (a traced program's stderr) still fails the build.
+# Usage: scripts/sanitize.sh [ubsan|asan|tsan]...   (default: all three)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+base=${VARIANT_DIR:-$top/.build}
+[ $# -gt 0 ] || set -- ubsan asan tsan
+
+# Slower code, same tests: Check's timeouts scaled (RUN_TIMEOUT of the
+# shell suites is already generous).
+export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-4}
+
+reports=$base/sanitizer-reports
+rm -rf "$reports"
+mkdir -p "$reports"
+common="halt_on_error=1:print_stacktrace=1:log_path=$reports/report"
+export UBSAN_OPTIONS="$common"
+export ASAN_OPTIONS="$common:detect_leaks=1:abort_on_error=0"
+export LSAN_OPTIONS="suppressions=$top/scripts/lsan.supp:print_suppressions=0"
+export TSAN_OPTIONS="$common:second_deadlock_stack=1"
+
+failed=()
+for v in "$@"; do
+	start=$SECONDS
+	case $v in
+	ubsan)
+		bash "$top/scripts/variant.sh" ubsan "SAN=undefined DEBUG=1" \
+			integration reports
+		;;
+	asan)
+		LIBMTRACE=$base/ubsan/libmtrace/libmtrace.so \
+			bash "$top/scripts/variant.sh" asan "SAN=address,undefined" \
+			unit fastunwind checker
+		;;
+	tsan)
+		bash "$top/scripts/variant.sh" tsan "SAN=thread" unit checker:unit
+		;;
+	*)
+		echo "sanitize.sh: unknown build '$v' (ubsan, asan, tsan)" >&2
+		exit 2
+		;;
+	esac
+	st=$?
+	if compgen -G "$reports/report*" >/dev/null; then
+		echo "== $v: sanitizer reports:"
+		for f in "$reports"/report*; do
+			echo "-- $f"
+			head -40 "$f"
+		done
+		mkdir -p "$reports/$v" && mv "$reports"/report* "$reports/$v/"
+		st=1
+	fi
+	echo "== $v: $([ $st -eq 0 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
+	[ $st -eq 0 ] || failed+=("$v")
+done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "sanitize: failed: ${failed[*]} (reports kept in $reports)"
+	exit 1
+fi
+echo "sanitize: ${*} passed"
