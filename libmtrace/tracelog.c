@@ -18,6 +18,7 @@
 #include "timestamp.h"
 #include "unwind.h"
 #include "writer.h"
+#include "zstdlog.h"
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
@@ -136,6 +137,15 @@ static void remember_pattern(void)
         strcpy(trace_pattern, p); /* logfile_open says it is too long */
 }
 
+/* A compressed log (zstdlog.h); without libzstd's memory, a plain one. */
+static void compress_log(void)
+{
+    int err = zstdlog_attach(&log_state.w);
+    if (err)
+        diag("cannot compress the trace log ", log_state.path, " (",
+             strerror(err), "): it is written as plain text", NULL);
+}
+
 /* Opens the log named by MALLOC_TRACE (a fork child's own name when
  * log_state.forked_from is set). */
 static void open_log(void)
@@ -157,6 +167,8 @@ static void open_log(void)
     log_state.gen++;
     atomic_store(&log_state.mode, LOG_OPEN);
     write_header(&log_state.w);
+    if (zstdlog_wanted(pattern))
+        compress_log();
 }
 
 /* Whether lines can be written now, opening a fork child's log on its
@@ -355,6 +367,7 @@ void tracelog_event(char op, const void *ptr, size_t size, int with_size,
 {
     if (!tracelog_logging())
         return;
+    zstdlog_poll(); /* no lock of ours is held here */
     publish_stack(s);
     char *room = threadlog_reserve(), line[EVENT_LINE_MAX];
     size_t n = format_event(room ? room : line, op, ptr, size, with_size, s,
@@ -459,6 +472,10 @@ void tracelog_end(const char *reason, int end_mark, int close)
             writer_puts(&log_state.w, MTF_END "\n");
         writer_flush(&log_state.w);
         stop_on_write_failure();
+        /* The image may be gone before other threads' lines go out: a
+         * compressed log keeps no frame open meanwhile. */
+        if (strcmp(reason, MTF_END_EXEC) == 0)
+            zstdlog_exec_begin();
     }
     if (close) {
         close_log();
@@ -482,6 +499,13 @@ void tracelog_exit(void)
     unlock_log();
 }
 
+void tracelog_exec_failed(void)
+{
+    lock_log();
+    zstdlog_exec_failed();
+    unlock_log();
+}
+
 void tracelog_end_by_signal(int sig, int inside)
 {
     if (inside) {
@@ -496,7 +520,10 @@ void tracelog_end_by_signal(int sig, int inside)
     }
     if (mode() == LOG_OPEN) {
         emit_end(MTF_END_SIGNAL, "sig", sig);
-        writer_flush(&log_state.w);
+        if (inside)
+            writer_flush_nowait(&log_state.w);
+        else
+            writer_flush(&log_state.w);
     }
     unlock_log();
 }
@@ -510,12 +537,14 @@ void tracelog_fork_prepare(void)
         writer_flush(&log_state.w);
         stop_on_write_failure();
     }
+    zstdlog_fork_prepare();
     log_state.forked_from = getpid();
 }
 
 void tracelog_fork_parent(void)
 {
     log_state.forked_from = 0;
+    zstdlog_fork_parent();
     unlock_log();
 }
 
@@ -524,6 +553,7 @@ void tracelog_fork_child(void)
     /* Only this thread survives and it holds the log lock. */
     pthread_mutex_init(&log_state.lock, NULL);
     LOCK_RANK_DROP(LOCK_RANK_LOG);
+    zstdlog_fork_child();
     if (mode() == LOG_NONE)
         return;
     /* The parent owns the descriptor's lock and the buffered bytes. */

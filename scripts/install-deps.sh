@@ -6,7 +6,7 @@
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb valgrind
-          heaptrack hyperfine python3 chromium)
+          heaptrack hyperfine python3 chromium libzstd-dev zstd)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
