@@ -1,7 +1,8 @@
 /* options.h - command line of mtrace-check:
  *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
- *                [--help] [--version] [--] [BINARY] LOG
- * LOG "-" is standard input.
+ *                [--help] [--version] [--] [BINARY] LOG...
+ * LOG "-" is standard input.  Which operand is BINARY is decided by
+ * operands.h, which looks at the files.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_OPTIONS_H
@@ -13,6 +14,9 @@ struct options {
     int folded;       /* --folded: folded stacks instead of the report */
     int folded_view;  /* enum folded_view (folded.h) */
     int quiet;        /* --quiet: no progress line */
+    char **operands;  /* BINARY and LOG operands, in order */
+    int noperands;    /* at least 1 */
+    /* Set by main.c for the log being checked (outputs.c reads them). */
     const char *binary; /* NULL when not given */
     const char *log;
 };

@@ -259,8 +259,10 @@ void report_end(struct report *r, const struct totals *t)
             "],\n\"totals\":{\"lines\":%" PRIu64 ",\"warnings\":%" PRIu64
             ",\"leaked_bytes\":%" PRIu64 ",\"leaked_blocks\":%" PRIu64
             ",\"bad_records\":%" PRIu64 ",\"dangling_refs\":%" PRIu64 "},\n"
-            "\"extended\":%s,\"sample_rate\":%" PRIu64 "}\n",
+            "\"extended\":%s,\"sample_rate\":%" PRIu64,
             t->lines, t->warnings, t->leaked_bytes, t->leaked_blocks,
             t->bad_records, t->dangling_refs, t->extended ? "true" : "false",
             r->sample_rate);
+    logend_json(r->out, t->end, t->extended, t->held_blocks, t->held_bytes);
+    fputs("}\n", r->out);
 }

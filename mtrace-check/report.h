@@ -11,6 +11,7 @@
 #ifndef MTC_REPORT_H
 #define MTC_REPORT_H
 
+#include "logend.h"
 #include "stackview.h"
 
 #include <stdio.h>
@@ -59,6 +60,9 @@ struct totals {
     uint64_t bad_records;
     uint64_t dangling_refs;
     int extended;
+    const struct log_end *end; /* "#e", for "complete" and "end" */
+    uint64_t held_blocks;      /* blocks live at the end, listed or not */
+    uint64_t held_bytes;
 };
 
 struct report {
