@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libzstd-dev zlib1g-dev zstd libdeflate-dev
           libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb valgrind
-          heaptrack hyperfine python3 chromium libzstd-dev zstd)
+          heaptrack hyperfine python3 chromium)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
