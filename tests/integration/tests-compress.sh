@@ -85,7 +85,11 @@ t_zstd_threads() {
 	zstdcat log.zst | "$MTRACE_PL" "$BUILD/zbusy" - >piped 2>&1
 	run_mtrace "$BUILD/zbusy" log.zst.txt >direct
 	cmp -s piped direct || { fail "zstdcat | mtrace differs from mtrace on the file"; diff piped direct | head; return 1; }
-	check_checker_logs log.zst.txt
+	# mtrace-check reads the compressed file as it is.
+	check_checker_logs log.zst || return 1
+	"$MTRACE_CHECK" "$BUILD/zbusy" log.zst >chk.zst 2>&1
+	"$MTRACE_CHECK" "$BUILD/zbusy" log.zst.txt >chk.txt 2>&1
+	cmp -s chk.zst chk.txt || { fail "mtrace-check: log.zst and its text differ"; diff chk.zst chk.txt | head; return 1; }
 }
 
 # One thread, every way to end: whole frames each time, the right "#e",
@@ -143,6 +147,8 @@ t_zstd_signals() {
 	note "SIGKILL: $n event lines readable of $((4 * ZBUSY_PAIRS))"
 	[ "$n" -ge $((4 * ZBUSY_PAIRS - 20000)) ] || { fail "kill: only $n event lines readable"; return 1; }
 	run_mtrace "$BUILD/zbusy" log.txt >/dev/null || { fail "kill: mtrace failed on what zstdcat gives"; return 1; }
+	"$MTRACE_CHECK" "$BUILD/zbusy" log.zst >chk 2>&1
+	grep -q 'cut short' chk || { fail "kill: mtrace-check does not say the log was cut short: $(head -3 chk)"; return 1; }
 }
 
 # fork: each process writes its own stream (the child's file is
