@@ -611,7 +611,8 @@ def keep_log(tmp, name):
     return path
 
 
-def spread(xs):
+def median_range(xs):
+    """"median (min-max)" of a checker's times."""
     return "%s (%s-%s)" % (fmt(statistics.median(xs)), fmt(min(xs)),
                            fmt(max(xs)))
 
@@ -630,11 +631,11 @@ def compare_on_log(args, tmp, src, n, floors):
     speed = ratio(perl, ours)
     same = same_output(outs)
     floors.append([src.name, "%.0f" % (os.path.getsize(log) / 1e6),
-                   spread(times["cat"]), spread(times["wc -l"]),
-                   spread(times["mtrace-check"]),
+                   median_range(times["cat"]), median_range(times["wc -l"]),
+                   median_range(times["mtrace-check"]),
                    fmt(ratio(ours, statistics.median(times["cat"])), "%.1fx")])
-    return [[src.name, count_lines(log), spread(times["/usr/bin/mtrace"]),
-             spread(times["mtrace-check"]), fmt(one), fmt(speed, "%.1fx"),
+    return [[src.name, count_lines(log), median_range(times["/usr/bin/mtrace"]),
+             median_range(times["mtrace-check"]), fmt(one), fmt(speed, "%.1fx"),
              ">= 25x", verdict(speed, 25, le=False),
              {None: "n/a", True: "same", False: "DIFFERENT"}[same],
              {None: "n/a", True: "PASS", False: "FAIL"}[same]]]
