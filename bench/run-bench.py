@@ -110,6 +110,9 @@ CONFIGS = [
     Config("ours-nolog", {"LD_PRELOAD": OURS,
                           "MEMLEAK_CONFIG": "report={tmp}/report.%p.memlog"},
            needs=[OURS]),
+    # Compressed log (issue 15.3): libmtrace's thread compresses with zstd.
+    Config("ours-zstd", {"MALLOC_TRACE": "{tmp}/log.zst", "LD_PRELOAD": OURS},
+           log="log.zst", needs=[OURS]),
     # Sampling mode (issue 15): about one block per 512 KiB recorded.
     Config("ours-sample", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
                            "MEMLEAK_CONFIG": "sample=512k"},
@@ -207,8 +210,12 @@ def clear_logs(tmp):
 def count_events(path, heaptrack):
     """Events in a log: lines that are allocations/frees, not headers or
     stack records ('#', '=' lines; heaptrack's t/i/m/... records)."""
-    with open(path, "rb") as f:
-        data = f.read()
+    if path.endswith(".zst"):
+        data = subprocess.run(["zstd", "-q", "-d", "-c", path],
+                              stdout=subprocess.PIPE, check=False).stdout
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
     if not data.endswith(b"\n"):
         data += b"\n"            # a cut last line still counts
     starts = b"\n" + data[:-1]   # every line start follows a "\n" here
@@ -467,7 +474,7 @@ def report_threads(bench, workloads):
 
 def report_logs(bench, workloads):
     print("## Log bytes per event (first round; heaptrack: raw file)\n")
-    cnames = ["ours-stacks", "ours-classic", "ours-sample", "glibc",
+    cnames = ["ours-stacks", "ours-zstd", "ours-classic", "ours-sample", "glibc",
               "heaptrack"]
     rows = []
     for w in workloads:
@@ -478,6 +485,40 @@ def report_logs(bench, workloads):
                        "%.1f (%d ev)" % (s[0] / s[1], s[1]))
         rows.append(row)
     table(["workload"] + cnames, rows)
+
+
+def report_compress(bench, workloads):
+    """What the compressed log (ours-zstd) costs and saves against the
+    plain one (ours-stacks): bytes per event, wall and CPU time."""
+    if not any((w.name, "ours-zstd") in bench.walls for w in workloads):
+        return
+    print("## Compressed log: ours-zstd against ours-stacks\n")
+    rows = []
+    for w in workloads:
+        plain = bench.logs.get((w.name, "ours-stacks"))
+        zst = bench.logs.get((w.name, "ours-zstd"))
+        row = [w.name]
+        row.append("n/a" if not plain or not plain[1] else
+                   "%.2f" % (plain[0] / plain[1]))
+        row.append("n/a" if not zst or not zst[1] else
+                   "%.2f" % (zst[0] / zst[1]))
+        row.append("n/a" if not plain or not zst or not zst[0] else
+                   "%.1fx" % (plain[0] / zst[0]))
+        for cpu in (False, True):
+            a = bench.median(w, "ours-stacks", cpu)
+            b = bench.median(w, "ours-zstd", cpu)
+            row += [fmt(a), fmt(b),
+                    "n/a" if a is None or b is None else
+                    "%+.0f%%" % (100 * (b - a) / a)]
+            sp = spread((bench.cpus if cpu else bench.walls)
+                        .get((w.name, "ours-zstd")) or [])
+            row.append(sp)
+        rows.append(row)
+    table(["workload", "plain B/event", "zstd B/event", "smaller",
+           "wall stacks", "wall zstd", "wall +", "zstd wall spread",
+           "CPU stacks", "CPU zstd", "CPU +", "zstd CPU spread"], rows)
+    print("(CPU = user + system of the traced process, the compressor"
+          " thread included.)\n")
 
 
 def report_rss(bench, workloads, configs):
@@ -570,7 +611,8 @@ def keep_log(tmp, name):
     return path
 
 
-def spread(xs):
+def median_range(xs):
+    """"median (min-max)" of a checker's times."""
     return "%s (%s-%s)" % (fmt(statistics.median(xs)), fmt(min(xs)),
                            fmt(max(xs)))
 
@@ -589,11 +631,11 @@ def compare_on_log(args, tmp, src, n, floors):
     speed = ratio(perl, ours)
     same = same_output(outs)
     floors.append([src.name, "%.0f" % (os.path.getsize(log) / 1e6),
-                   spread(times["cat"]), spread(times["wc -l"]),
-                   spread(times["mtrace-check"]),
+                   median_range(times["cat"]), median_range(times["wc -l"]),
+                   median_range(times["mtrace-check"]),
                    fmt(ratio(ours, statistics.median(times["cat"])), "%.1fx")])
-    return [[src.name, count_lines(log), spread(times["/usr/bin/mtrace"]),
-             spread(times["mtrace-check"]), fmt(one), fmt(speed, "%.1fx"),
+    return [[src.name, count_lines(log), median_range(times["/usr/bin/mtrace"]),
+             median_range(times["mtrace-check"]), fmt(one), fmt(speed, "%.1fx"),
              ">= 25x", verdict(speed, 25, le=False),
              {None: "n/a", True: "same", False: "DIFFERENT"}[same],
              {None: "n/a", True: "PASS", False: "FAIL"}[same]]]
@@ -856,6 +898,7 @@ def main():
     report_failures(bench)
     report_targets(bench, workloads)
     report_logs(bench, workloads)
+    report_compress(bench, workloads)
     report_rss(bench, workloads, configs)
     if not args.no_checker:
         checker_compare(args, tmp)

@@ -70,4 +70,12 @@
 #define MTF_REC_TIME "#t"
 #define MTF_TIME_STEP_NS 1000000u /* 1 ms */
 
+/* Compressed logs (zstd engineer; doc/format.md, "Compressed logs"): a log
+ * written compressed (MALLOC_TRACE=NAME.zst, MEMLEAK_CONFIG=compress=zstd)
+ * is a sequence of zstd frames whose content is the log.  It starts with
+ * a skippable frame of this magic (little-endian, then a 32-bit length)
+ * holding the header lines as text; decompressors pass over it. */
+#define MTF_ZSTD_SUFFIX ".zst"
+#define MTF_ZSTD_HEADER_MAGIC 0x184D2A5Cu
+
 #endif /* MTRACE_FORMAT_H */

@@ -17,6 +17,8 @@
 
 enum unwinder { UNWIND_FAST, UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
 #define CONFIG_UNWINDERS "fast", "libunwind", "glibc", "fp"
+enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
+#define CONFIG_COMPRESSORS "auto", "none", "zstd"
 
 /* X(NAME, KIND, DEFAULT, LO, HI, CHOICES, ARG, HELP) */
 #define CONFIG_OPTIONS(X)                                                      \
@@ -50,9 +52,15 @@ enum unwinder { UNWIND_FAST, UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
       "their figures are estimates (libmtrace(3)); not with classic")          \
     X(seed, NUMBER, 0, 1, 999999999, NULL, "N",                                \
       "the sampler's seed: the same blocks are sampled from run to run of a "  \
-      "deterministic program (default: from the clock)")
+      "deterministic program (default: from the clock)")                       \
+    X(compress, CHOICE, COMPRESS_AUTO, 0, 0, config_compressors, "HOW",        \
+      "how the log is written. zstd: compressed with libzstd by a thread of "  \
+      "libmtrace's, off the program's threads (read it with zstdcat; "         \
+      "mtrace-check reads it as it is); none: plain text; auto: zstd when "    \
+      "MALLOC_TRACE ends in .zst")
 
 extern const char *const config_unwinders[];
+extern const char *const config_compressors[];
 
 #define CONFIG_FIELD_FLAG(name) int name;
 #define CONFIG_FIELD_NUMBER(name) long name;

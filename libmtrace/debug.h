@@ -6,7 +6,8 @@
  * locks in increasing rank only (so no two threads can wait for each
  * other).  The order, outermost first:
  *   control (control.c) < report (report.c) < a thread's log buffer
- *   (threadlog.c) < the shared log (tracelog.c) < the stack table's map
+ *   (threadlog.c) < the shared log (tracelog.c) < the compressed log's
+ *   queue (zstdlog.c) < the stack table's map
  *   < the frame table's map < the module map < the live table's shards
  *   < its side list < the arena < the thread records' free list.
  * The loader's own lock (dl_iterate_phdr, dladdr, dlopen) ranks above the
@@ -22,6 +23,7 @@ enum lock_rank {
     LOCK_RANK_REPORT,
     LOCK_RANK_BUFFER,
     LOCK_RANK_LOG,
+    LOCK_RANK_ZSTD,
     LOCK_RANK_STACKS,
     LOCK_RANK_FRAMES,
     LOCK_RANK_MODMAP,

@@ -27,6 +27,19 @@ static void flush_before_exec(void)
         tracelog_end(MTF_END_EXEC, 0, 0);
 }
 
+/* The exec failed: the image logs on as before. */
+static int exec_failed(int result)
+{
+    int saved = errno;
+    {
+        GUARD_SCOPE(entered);
+        if (entered && tracer_started())
+            tracelog_exec_failed();
+    }
+    errno = saved;
+    return result;
+}
+
 #define REAL(name, type)                                                       \
     static type real_##name;                                                   \
     if (real_##name == NULL)                                                   \
@@ -39,28 +52,28 @@ MT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
     REAL(execve, exec_env_fn);
     flush_before_exec();
-    return real_execve(path, argv, envp);
+    return exec_failed(real_execve(path, argv, envp));
 }
 
 MT_EXPORT int execv(const char *path, char *const argv[])
 {
     REAL(execv, exec_fn);
     flush_before_exec();
-    return real_execv(path, argv);
+    return exec_failed(real_execv(path, argv));
 }
 
 MT_EXPORT int execvp(const char *file, char *const argv[])
 {
     REAL(execvp, exec_fn);
     flush_before_exec();
-    return real_execvp(file, argv);
+    return exec_failed(real_execvp(file, argv));
 }
 
 MT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
     REAL(execvpe, exec_env_fn);
     flush_before_exec();
-    return real_execvpe(file, argv, envp);
+    return exec_failed(real_execvpe(file, argv, envp));
 }
 
 MT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
@@ -68,7 +81,7 @@ MT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
     typedef int (*fexec_fn)(int, char *const[], char *const[]);
     REAL(fexecve, fexec_fn);
     flush_before_exec();
-    return real_fexecve(fd, argv, envp);
+    return exec_failed(real_fexecve(fd, argv, envp));
 }
 
 /* Fills ARGV from ARG0 and the variadic arguments up to their NULL.

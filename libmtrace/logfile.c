@@ -1,6 +1,7 @@
 /* logfile.c - see logfile.h.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "logfile.h"
+#include "../include/mtrace-format.h"
 #include "fmt.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +61,26 @@ const char *logfile_process_tag(void)
     return tag;
 }
 
+/* A compressed log (zstdlog.h) starts with its header lines in a
+ * skippable frame: the text inside it, else HEAD itself.  HEAD holds N
+ * bytes and a NUL after them. */
+static const char *skip_header_frame(char *head, size_t n)
+{
+    const unsigned char *h = (const unsigned char *)head;
+    uint32_t magic = 0, len = 0;
+    if (n < 8)
+        return head;
+    for (int i = 3; i >= 0; i--) {
+        magic = magic << 8 | h[i];
+        len = len << 8 | h[4 + i];
+    }
+    if (magic != MTF_ZSTD_HEADER_MAGIC)
+        return head;
+    if (len < n - 8)
+        head[8 + len] = '\0';
+    return head + 8;
+}
+
 /* Does the log already in FD come from this very process (an image before
  * exec(), which keeps the pid and the start time)?  A dead process that
  * had the same pid has another start time or another boot. */
@@ -70,7 +91,8 @@ static int header_names_this_process(int fd)
     if (n <= 0)
         return 0;
     head[n] = '\0';
-    const char *v = strstr(head, "\n#v ");
+    const char *text = skip_header_frame(head, (size_t)n);
+    const char *v = strstr(text, "\n#v ");
     if (v == NULL)
         return 0;
     const char *eol = strchr(v + 1, '\n');
@@ -142,18 +164,26 @@ static int claim(const char *name)
     return fd;
 }
 
+/* BASE.PID or BASE.PID.N; a compressed log's name keeps its suffix last
+ * (trace.log.PID.zst), for the tools that go by it. */
 static int fallback_name(const char *base, pid_t pid, int n, char *out,
                          size_t size)
 {
     char tail[48], *t = tail;
+    size_t bl = strlen(base), sl = sizeof MTF_ZSTD_SUFFIX - 1;
+    const char *suffix = "";
+    if (bl > sl && strcmp(base + bl - sl, MTF_ZSTD_SUFFIX) == 0) {
+        suffix = MTF_ZSTD_SUFFIX;
+        bl -= sl;
+    }
     *t++ = '.';
     t = fmt_dec(t, (uint64_t)pid);
     if (n > 0) {
         *t++ = '.';
         t = fmt_dec(t, (uint64_t)n);
     }
-    *t = '\0';
-    size_t bl = strlen(base), tl = (size_t)(t - tail);
+    t = stpcpy(t, suffix);
+    size_t tl = (size_t)(t - tail);
     if (bl + tl >= size)
         return -1;
     memcpy(out, base, bl);

@@ -18,6 +18,15 @@ struct stack {
      * report (owned by report.c): */
     long prev_bytes, prev_blocks, prev_allocs, prev_alloc_bytes;
     struct frame **frames; /* resolved, DEPTH entries          */
+    /* The pieces of its event lines that depend on the stack alone, made
+     * by tracelog.c when it writes the stack record; LINE_PARTS says they
+     * are there (release/acquire).  HEAD: "@ WHERE " of frames[0], in an
+     * allocation padded to 16 bytes (HEAD_LEN 0: too long, none); TAIL:
+     * " sID\n". */
+    atomic_uint line_parts;
+    unsigned head_len, tail_len;
+    const char *head;
+    char tail[16];
     uintptr_t addrs[];     /* the key                          */
 };
 

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "tracelog.h"
 #include "../include/mtrace-format.h"
+#include "arena.h"
 #include "collecting.h"
 #include "config.h"
 #include "debug.h"
@@ -18,6 +19,7 @@
 #include "timestamp.h"
 #include "unwind.h"
 #include "writer.h"
+#include "zstdlog.h"
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
@@ -136,6 +138,15 @@ static void remember_pattern(void)
         strcpy(trace_pattern, p); /* logfile_open says it is too long */
 }
 
+/* A compressed log (zstdlog.h); without libzstd's memory, a plain one. */
+static void compress_log(void)
+{
+    int err = zstdlog_attach(&log_state.w);
+    if (err)
+        diag("cannot compress the trace log ", log_state.path, " (",
+             strerror(err), "): it is written as plain text", NULL);
+}
+
 /* Opens the log named by MALLOC_TRACE (a fork child's own name when
  * log_state.forked_from is set). */
 static void open_log(void)
@@ -157,6 +168,8 @@ static void open_log(void)
     log_state.gen++;
     atomic_store(&log_state.mode, LOG_OPEN);
     write_header(&log_state.w);
+    if (zstdlog_wanted(pattern))
+        compress_log();
 }
 
 /* Whether lines can be written now, opening a fork child's log on its
@@ -241,12 +254,46 @@ static void emit_symbol(struct writer *w, struct frame *f)
     writer_putc(w, '\n');
 }
 
+/* Room for an event line with a usual WHERE; longer ones are written in
+ * pieces (emit_long_event). */
+#define EVENT_LINE_MAX THREADLOG_LINE_MAX
+#define EVENT_FIELDS_MAX 96 /* op, pointer, size, stack id, 16-byte slack */
+
+/* S's line parts (stacktab.h), once: every line of S is then two copies
+ * and two numbers. */
+static void make_line_parts(struct stack *s)
+{
+    if (atomic_load_explicit(&s->line_parts, memory_order_relaxed))
+        return;
+    const struct frame *f = s->depth ? s->frames[0] : NULL;
+    if (f && f->where && f->where_len <= EVENT_LINE_MAX - EVENT_FIELDS_MAX) {
+        size_t n = f->where_len + 3;
+        char *head = arena_alloc((n + 15) & ~(size_t)15);
+        if (head == NULL)
+            return;
+        head[0] = '@';
+        head[1] = ' ';
+        memcpy(head + 2, f->where, f->where_len);
+        head[n - 1] = ' ';
+        s->head = head;
+        s->head_len = (unsigned)n;
+    }
+    char *p = s->tail;
+    *p++ = ' ';
+    *p++ = MTF_STACK_FIELD_PREFIX;
+    p = fmt_dec(p, stack_id(s));
+    *p++ = '\n';
+    s->tail_len = (unsigned)(p - s->tail);
+    atomic_store_explicit(&s->line_parts, 1, memory_order_release);
+}
+
 static void emit_stack(struct writer *w, struct stack *s)
 {
     MT_ASSERT_HELD(LOCK_RANK_LOG);
     if (s->emitted_gen == log_state.gen)
         return;
     s->emitted_gen = log_state.gen;
+    make_line_parts(s);
     for (unsigned i = 0; i < s->depth; i++) {
         emit_module(w, s->frames[i]->mod);
         emit_symbol(w, s->frames[i]);
@@ -262,10 +309,44 @@ static void emit_stack(struct writer *w, struct stack *s)
 
 /* ---- event lines -------------------------------------------------------- */
 
-/* Room for an event line with a usual WHERE; longer ones are written in
- * pieces (emit_long_event). */
-#define EVENT_LINE_MAX THREADLOG_LINE_MAX
-#define EVENT_FIELDS_MAX 96 /* op, pointer, size, stack id */
+/* "0xHEX" (fmt_hex16: 16 bytes of room). */
+static char *put_ptr(char *p, uint64_t v)
+{
+    p[0] = '0';
+    p[1] = 'x';
+    return fmt_hex16(p + 2, v);
+}
+
+/* N bytes of a 16-byte padded SRC, 16 at a time. */
+static void copy_padded(char *dst, const char *src, size_t n)
+{
+    for (size_t i = 0; i < n; i += 16)
+        memcpy(dst + i, src + i, 16);
+}
+
+/* An extended line from S's parts: "[@ WHERE ]OP PTR[ SIZE] sID\n". */
+static size_t format_from_parts(char *line, char op, const void *ptr,
+                                size_t size, int with_size,
+                                const struct stack *s, int where)
+{
+    char *p = line;
+    if (where) {
+        copy_padded(p, s->head, s->head_len);
+        p += s->head_len;
+    }
+    p[0] = op;
+    p[1] = ' ';
+    p = put_ptr(p + 2, (uintptr_t)ptr);
+    if (with_size) {
+        *p++ = ' ';
+        if (size)
+            p = put_ptr(p, size);
+        else
+            *p++ = '0';
+    }
+    memcpy(p, s->tail, sizeof s->tail);
+    return (size_t)(p - line) + s->tail_len;
+}
 
 /* Formats "@ WHERE OP PTR[ SIZE][ sID]\n" into LINE (EVENT_LINE_MAX bytes)
  * and returns its length, or 0 when WHERE is too long for it. */
@@ -273,6 +354,12 @@ static size_t format_event(char *line, char op, const void *ptr, size_t size,
                            int with_size, const struct stack *s,
                            const struct frame *where)
 {
+    /* Extended lines: the WHERE of an allocation is its stack's first
+     * frame (tracer.c), a release has none. */
+    if (s && atomic_load_explicit(&s->line_parts, memory_order_acquire) &&
+        (where == NULL || (where == s->frames[0] && s->head_len)))
+        return format_from_parts(line, op, ptr, size, with_size, s,
+                                 where != NULL);
     char *p = line;
     if (where && where->where) {
         if (where->where_len > EVENT_LINE_MAX - EVENT_FIELDS_MAX)
@@ -285,10 +372,13 @@ static size_t format_event(char *line, char op, const void *ptr, size_t size,
     }
     *p++ = op;
     *p++ = ' ';
-    p = fmt_ptr(p, (uintptr_t)ptr);
+    p = put_ptr(p, (uintptr_t)ptr);
     if (with_size) {
         *p++ = ' ';
-        p = fmt_size(p, size);
+        if (size)
+            p = put_ptr(p, size);
+        else
+            *p++ = '0';
     }
     if (!mt_config.classic && s) {
         *p++ = ' ';
@@ -355,6 +445,7 @@ void tracelog_event(char op, const void *ptr, size_t size, int with_size,
 {
     if (!tracelog_logging())
         return;
+    zstdlog_poll(); /* no lock of ours is held here */
     publish_stack(s);
     char *room = threadlog_reserve(), line[EVENT_LINE_MAX];
     size_t n = format_event(room ? room : line, op, ptr, size, with_size, s,
@@ -459,6 +550,10 @@ void tracelog_end(const char *reason, int end_mark, int close)
             writer_puts(&log_state.w, MTF_END "\n");
         writer_flush(&log_state.w);
         stop_on_write_failure();
+        /* The image may be gone before other threads' lines go out: a
+         * compressed log keeps no frame open meanwhile. */
+        if (strcmp(reason, MTF_END_EXEC) == 0)
+            zstdlog_exec_begin();
     }
     if (close) {
         close_log();
@@ -482,6 +577,13 @@ void tracelog_exit(void)
     unlock_log();
 }
 
+void tracelog_exec_failed(void)
+{
+    lock_log();
+    zstdlog_exec_failed();
+    unlock_log();
+}
+
 void tracelog_end_by_signal(int sig, int inside)
 {
     if (inside) {
@@ -496,7 +598,10 @@ void tracelog_end_by_signal(int sig, int inside)
     }
     if (mode() == LOG_OPEN) {
         emit_end(MTF_END_SIGNAL, "sig", sig);
-        writer_flush(&log_state.w);
+        if (inside)
+            writer_flush_nowait(&log_state.w);
+        else
+            writer_flush(&log_state.w);
     }
     unlock_log();
 }
@@ -510,12 +615,14 @@ void tracelog_fork_prepare(void)
         writer_flush(&log_state.w);
         stop_on_write_failure();
     }
+    zstdlog_fork_prepare();
     log_state.forked_from = getpid();
 }
 
 void tracelog_fork_parent(void)
 {
     log_state.forked_from = 0;
+    zstdlog_fork_parent();
     unlock_log();
 }
 
@@ -524,6 +631,7 @@ void tracelog_fork_child(void)
     /* Only this thread survives and it holds the log lock. */
     pthread_mutex_init(&log_state.lock, NULL);
     LOCK_RANK_DROP(LOCK_RANK_LOG);
+    zstdlog_fork_child();
     if (mode() == LOG_NONE)
         return;
     /* The parent owns the descriptor's lock and the buffered bytes. */

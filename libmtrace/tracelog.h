@@ -48,6 +48,9 @@ void tracelog_write_out(void);
  * then "= End" when END_MARK (muntrace) and closes it when CLOSE.  A fork
  * child that never wrote a line writes nothing: no file. */
 void tracelog_end(const char *reason, int end_mark, int close);
+/* The exec that followed tracelog_end(MTF_END_EXEC, ...) failed: the
+ * image logs on. */
+void tracelog_exec_failed(void);
 /* At exit: "#e exit", and every later line goes out as it comes. */
 void tracelog_exit(void);
 /* A fatal signal SIG that interrupted this thread: ends the log with

@@ -23,6 +23,7 @@ void writer_init(struct writer *w, int fd, char *buf, size_t cap)
     w->len = 0;
     w->unbuffered = 0;
     w->failed = 0;
+    w->drain = NULL;
 }
 
 static int write_all_uncancelled(int fd, const char *s, size_t n);
@@ -152,8 +153,22 @@ static int may_raise_signal(const struct writer *w)
                               fsize.rlim_cur != RLIM_INFINITY);
 }
 
-int writer_flush(struct writer *w)
+/* The buffer to the drain; its errors are the writer's, but for EAGAIN
+ * (nothing was done, the bytes stay). */
+static int drain(struct writer *w, enum writer_drain how)
 {
+    int err = w->drain(w, how);
+    if (err && err != EAGAIN)
+        w->failed = err;
+    return err;
+}
+
+static int flush_as(struct writer *w, enum writer_drain how)
+{
+    /* A drain may hold bytes of its own (a frame to end) even when the
+     * buffer is empty. */
+    if (w->drain && !w->failed && w->fd >= 0)
+        return drain(w, how);
     if (w->failed || w->fd < 0 || w->len == 0) {
         w->len = 0;
         return w->failed;
@@ -174,6 +189,22 @@ int writer_flush(struct writer *w)
     return err;
 }
 
+int writer_flush(struct writer *w)
+{
+    return flush_as(w, WRITER_OUT);
+}
+
+int writer_flush_nowait(struct writer *w)
+{
+    return flush_as(w, WRITER_OUT_NOWAIT);
+}
+
+/* Room for more in a full buffer. */
+static int make_room(struct writer *w)
+{
+    return flush_as(w, WRITER_ROOM);
+}
+
 void writer_discard(struct writer *w)
 {
     w->len = 0;
@@ -187,10 +218,10 @@ void writer_put(struct writer *w, const char *s, size_t n)
      * log cut short (a crash, an exec racing other threads) ends with
      * whole event lines.  When the buffer cannot be written out (only in a
      * vfork() child), what does not fit is dropped. */
-    if (w->len + n > w->cap && n <= w->cap && writer_flush(w))
+    if (w->len + n > w->cap && n <= w->cap && make_room(w))
         return;
     while (n > 0) {
-        if (w->len == w->cap && (writer_flush(w) || w->len == w->cap))
+        if (w->len == w->cap && (make_room(w) || w->len == w->cap))
             return;
         size_t room = w->cap - w->len;
         size_t part = n < room ? n : room;
@@ -228,6 +259,13 @@ void writer_dec(struct writer *w, uint64_t v)
 
 void writer_close(struct writer *w)
 {
+    if (w->drain) {
+        if (w->fd >= 0)
+            w->drain(w, WRITER_CLOSE);
+        w->fd = -1;
+        w->len = 0;
+        return;
+    }
     struct stat st;
     int ours = w->path == NULL ||
                (fstat(w->fd, &st) == 0 && (unsigned long)st.st_dev == w->dev &&

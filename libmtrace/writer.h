@@ -7,6 +7,15 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* What a drain (below) is asked to do with the writer's buffer. */
+enum writer_drain {
+    WRITER_ROOM,       /* it is full: make room, maybe in the background */
+    WRITER_OUT,        /* everything into the file now (writer_flush)    */
+    WRITER_OUT_NOWAIT, /* the same from a dying thread that may hold
+                          locks: give up rather than wait for one         */
+    WRITER_CLOSE,      /* the file is closed (writer_close)              */
+};
+
 struct writer {
     int fd; /* -1: nothing is written                        */
     /* When PATH is set, the file FD must still be (dev, ino): a program
@@ -27,6 +36,11 @@ struct writer {
     size_t cap, len;
     int unbuffered; /* after the exit flush: every append goes out   */
     int failed;     /* a write failed: errno of the failure, else 0  */
+    /* When set, the buffer goes to DRAIN instead of write(2): a
+     * compressed log (zstdlog.h), which owns the file from then on and
+     * may give the writer another buffer.  Returns 0 or an errno; EAGAIN
+     * leaves the bytes buffered (a vfork() child). */
+    int (*drain)(struct writer *w, enum writer_drain how);
 };
 
 void writer_init(struct writer *w, int fd, char *buf, size_t cap);
@@ -43,6 +57,8 @@ void writer_dec(struct writer *w, uint64_t v);
 /* Writes out the buffer, retrying on EINTR and partial writes.
  * Returns 0, or the errno that made it give up (then w->failed is set). */
 int writer_flush(struct writer *w);
+/* The same from a thread dying of a signal (WRITER_OUT_NOWAIT). */
+int writer_flush_nowait(struct writer *w);
 /* Closes the descriptor if it is still ours (see struct writer), without
  * flushing; the writer then writes nothing. */
 void writer_close(struct writer *w);

@@ -27,6 +27,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-io.sh"
 . "$HERE/tests-compat.sh"
 . "$HERE/tests-signals.sh"
+. "$HERE/tests-compress.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -52,6 +53,9 @@ ALL_TESTS=(
 	real-bash real-bash-fds real-gcc real-git real-sort
 	# tests-signals.sh
 	sigjump signal-alloc signal-prof signal-view die-abort die-segv die-term
+	# tests-compress.sh
+	zstd-threads zstd-exit-paths zstd-signals zstd-fork zstd-daemon zstd-exec
+	zstd-exec-fails zstd-exec-self zstd-no-thread zstd-option zstd-classic
 )
 
 passed=0 failed=0 skipped=0

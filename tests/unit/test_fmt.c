@@ -26,11 +26,29 @@ static void check_one(fmt_fn fn, const char *name, uint64_t v,
         UT_CHECK(buf[i] == 0x5a, "%s wrote past its end", name);
 }
 
+/* fmt_hex16 may write 16 bytes whatever the length: only the digits and
+ * the returned end are checked, and that nothing lands past 16 bytes. */
+static void check_hex16(uint64_t v, const char *expected)
+{
+    char buf[32];
+    memset(buf, 0x5a, sizeof buf);
+    char *end = fmt_hex16(buf, v);
+    size_t n = strlen(expected);
+    UT_CHECK(end == buf + n, "fmt_hex16(%#" PRIx64 "): %td digits, want %zu",
+             v, end - buf, n);
+    UT_CHECK(memcmp(buf, expected, n) == 0,
+             "fmt_hex16(%#" PRIx64 "): '%.*s' want '%s'", v, (int)n, buf,
+             expected);
+    for (size_t i = 16; i < sizeof buf; i++)
+        UT_CHECK(buf[i] == 0x5a, "fmt_hex16 wrote past 16 bytes");
+}
+
 static void check_all(uint64_t v)
 {
     char want[64];
     snprintf(want, sizeof want, "%" PRIx64, v);
     check_one(fmt_hex, "fmt_hex", v, want);
+    check_hex16(v, want);
     snprintf(want, sizeof want, "%#" PRIx64, v);
     check_one(fmt_size, "fmt_size", v, want);
     snprintf(want, sizeof want, "%" PRIu64, v);

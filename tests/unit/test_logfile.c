@@ -5,9 +5,11 @@
 #define _GNU_SOURCE
 #include "unit.h"
 #include "logfile.h"
+#include "mtrace-format.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +293,57 @@ START_TEST(pid_outside_header_line)
 }
 END_TEST
 
+/* A compressed log (zstdlog.c) of our own: its header lines are in the
+ * skippable frame that starts the file, and found there; the fallback
+ * names keep ".zst" last (log.zst -> log.PID.zst, log.PID.1.zst). */
+START_TEST(own_pid_compressed_header)
+{
+    char path[512], want[512], want1[512], chosen[4096], text[256];
+    unsigned char frame[300];
+    path_in_dir(path, sizeof path, "log.zst", 0, 0);
+    path_in_dir(want, sizeof want, "log.%ld.zst", PID, 0);
+    path_in_dir(want1, sizeof want1, "log.%ld.%ld.zst", PID, 1);
+    header_for(text, sizeof text, PID);
+    size_t n = strlen(text);
+    uint32_t magic = MTF_ZSTD_HEADER_MAGIC;
+    for (int i = 0; i < 4; i++) {
+        frame[i] = (unsigned char)(magic >> (8 * i));
+        frame[4 + i] = (unsigned char)(n >> (8 * i)); /* has NUL bytes */
+    }
+    memcpy(frame + 8, text, n);
+    int out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_eq(write(out, frame, 8 + n), (ssize_t)(8 + n));
+    close(out);
+    int fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
+    assert_claimed(fd, want);
+    ck_assert_str_eq(chosen, want);
+    int holder = fd;
+    fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
+    assert_claimed(fd, want1);
+    ck_assert_str_eq(chosen, want1);
+    close(fd);
+    close(holder);
+}
+END_TEST
+
+/* The same header outside a frame of that magic is not looked at. */
+START_TEST(other_frame_not_header)
+{
+    char path[512], chosen[4096], text[256];
+    unsigned char frame[300] = { 0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0 };
+    path_in_dir(path, sizeof path, "log.zst", 0, 0);
+    header_for(text, sizeof text, PID);
+    memcpy(frame + 8, text, strlen(text));
+    int out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_eq(write(out, frame, 8 + strlen(text)),
+                     (ssize_t)(8 + strlen(text)));
+    close(out);
+    int fd = logfile_open(path, PID, 0, chosen, sizeof chosen);
+    assert_claimed(fd, path);
+    close(fd);
+}
+END_TEST
+
 /* A fork child never takes the parent's plain name... */
 START_TEST(forked_never_plain)
 {
@@ -398,6 +451,8 @@ Suite *logfile_suite(void)
     tcase_add_test(tc, own_pid_last_on_line);
     tcase_add_test(tc, same_pid_other_process);
     tcase_add_test(tc, pid_outside_header_line);
+    tcase_add_test(tc, own_pid_compressed_header);
+    tcase_add_test(tc, other_frame_not_header);
     tcase_add_test(tc, forked_never_plain);
     tcase_add_test(tc, forked_percent_p_is_own);
     tcase_add_test(tc, relative_pattern_made_absolute);

@@ -455,6 +455,59 @@ START_TEST(unbuffered_flushes_at_newline)
 }
 END_TEST
 
+/* A drain (a compressed log) in place of write(2): it gets the full
+ * buffer (ROOM, and may hand the writer another), writer_flush (OUT, even
+ * with nothing buffered: it may hold bytes of its own), the nowait flush,
+ * and the close; its EAGAIN (a vfork() child) leaves the bytes buffered,
+ * its other errors fail the writer. */
+static char drained[256], spare[8];
+static int drained_len, calls[WRITER_CLOSE + 1], drain_error;
+
+static int test_drain(struct writer *w, enum writer_drain how)
+{
+    calls[how]++;
+    if (drain_error)
+        return drain_error;
+    memcpy(drained + drained_len, w->buf, w->len);
+    drained_len += (int)w->len;
+    w->len = 0;
+    if (how == WRITER_ROOM)
+        w->buf = spare;
+    return 0;
+}
+
+START_TEST(drain_instead_of_write)
+{
+    char buf[8];
+    struct writer w;
+    writer_init(&w, 99, buf, sizeof buf); /* never written to */
+    w.drain = test_drain;
+    writer_puts(&w, "0123456789ab");
+    ck_assert_int_eq(calls[WRITER_ROOM], 1);
+    ck_assert_ptr_eq(w.buf, spare);
+    ck_assert_int_eq(writer_flush(&w), 0);
+    ck_assert_int_eq(writer_flush(&w), 0);
+    ck_assert_int_eq(calls[WRITER_OUT], 2);
+    drained[drained_len] = '\0';
+    ck_assert_str_eq(drained, "0123456789ab");
+    ck_assert_int_eq(writer_flush_nowait(&w), 0);
+    ck_assert_int_eq(calls[WRITER_OUT_NOWAIT], 1);
+    writer_puts(&w, "xy");
+    drain_error = EAGAIN;
+    ck_assert_int_eq(writer_flush(&w), EAGAIN);
+    ck_assert_uint_eq(w.len, 2);
+    ck_assert_int_eq(w.failed, 0);
+    drain_error = ENOSPC;
+    ck_assert_int_eq(writer_flush(&w), ENOSPC);
+    ck_assert_int_eq(w.failed, ENOSPC);
+    writer_puts(&w, "more");
+    ck_assert_int_eq(calls[WRITER_OUT], 4); /* failed: nothing more */
+    writer_close(&w);
+    ck_assert_int_eq(calls[WRITER_CLOSE], 1);
+    ck_assert_int_eq(w.fd, -1);
+}
+END_TEST
+
 static int fd_is_open(int fd)
 {
     return fcntl(fd, F_GETFD) != -1;
@@ -676,6 +729,7 @@ Suite *writer_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, small_buffer_file);
+    tcase_add_test(tc, drain_instead_of_write);
     tcase_add_test(tc, random_puts_random_caps);
     tcase_add_test(tc, pipe_small_buffer);
     tcase_add_test(tc, dev_full_fails_once_then_noop);
