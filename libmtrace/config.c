@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <string.h>
 
-struct config mt_config = { .depth = MTF_DEFAULT_DEPTH };
+struct config mt_config = { .depth = MTF_DEFAULT_DEPTH, .reach = 1 };
 const char *mt_trace_path;
 
 void config_defaults(struct config *c)
@@ -13,6 +13,7 @@ void config_defaults(struct config *c)
     memset(c, 0, sizeof *c);
     c->depth = MTF_DEFAULT_DEPTH;
     c->unwinder = UNWIND_FAST;
+    c->reach = 1;
 }
 
 static int token_is(const char *tok, size_t len, const char *word)
@@ -154,6 +155,23 @@ static int parse_option(struct config *c, const char *tok, size_t len,
             return 0;
         }
         warn_token(warn, "bad report destination in option", tok, len);
+        return 1;
+    }
+    if (eq && token_is(tok, key_len, "reach")) {
+        if (token_is(val, val_len, "0") || token_is(val, val_len, "1")) {
+            c->reach = *val == '1';
+            return 0;
+        }
+        warn_token(warn, "reach must be 0 or 1, option", tok, len);
+        return 1;
+    }
+    if (eq && token_is(tok, key_len, "suppressions")) {
+        if (val_len > 0 && val_len < CONFIG_PATTERN_MAX) {
+            memcpy(c->suppressions, val, val_len);
+            c->suppressions[val_len] = '\0';
+            return 0;
+        }
+        warn_token(warn, "bad suppressions file in option", tok, len);
         return 1;
     }
     warn_token(warn, "unknown option", tok, len);

@@ -8,6 +8,8 @@
  *   signal=SIG        a report on signal SIG (USR2, SIGUSR2 or a number)
  *   report=PATTERN    where reports go: %p pid, %n sequence, %e program,
  *                     or "stderr"
+ *   reach=0|1         the reachability scan at each report point (default 1)
+ *   suppressions=FILE leak suppressions in LeakSanitizer's syntax
  * GPL-3.0-or-later. */
 #ifndef MT_CONFIG_H
 #define MT_CONFIG_H
@@ -24,6 +26,8 @@ struct config {
     enum unwinder unwinder;
     int report_signal;                       /* 0: none */
     char report_pattern[CONFIG_PATTERN_MAX]; /* "": the default */
+    int reach;                               /* reachability scan on */
+    char suppressions[CONFIG_PATTERN_MAX];   /* "": none */
 };
 
 /* The process's configuration, read once at start-up (control.c). */

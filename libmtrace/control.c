@@ -9,6 +9,8 @@
 #include "guard.h"
 #include "real.h"
 #include "report.h"
+#include "scan.h"
+#include "suppress.h"
 #include "tracer.h"
 #include "unwind.h"
 #include "writer.h"
@@ -65,8 +67,12 @@ static void read_trace_path(void)
 static void release_and_flush_at_exit(void *unused)
 {
     (void)unused;
+    SCAN_ENTRY();
     if (tracer_active() && mt_config.mtraceinit && guard_enter()) {
         report_write("exit", NULL); /* before freeres: the program's view */
+        guard_leave();
+    } else if (tracer_active() && tracer_log_path() && guard_enter()) {
+        report_verdicts("exit"); /* the log still gets its verdicts */
         guard_leave();
     }
     if (tracer_active()) {
@@ -110,6 +116,8 @@ static void start_collection(void)
         __cxa_atexit(release_and_flush_at_exit, NULL, NULL);
         at_quick_exit(flush_at_quick_exit);
         report_start_clock();
+        suppress_load(mt_config.suppressions, warn_line);
+        scan_init();
         tracer_start();
         report_watch_signal(mt_config.report_signal);
     }
@@ -122,6 +130,7 @@ static void start_collection(void)
  * never restarts or truncates the log). */
 MT_EXPORT void mtrace(void)
 {
+    SCAN_ENTRY();
     if (!tracer_started()) {
         start_collection();
         return;
@@ -135,6 +144,7 @@ MT_EXPORT void mtrace(void)
 /* A final report, "= End", and collection stops. */
 MT_EXPORT void muntrace(void)
 {
+    SCAN_ENTRY();
     int entered = guard_enter();
     if (entered && tracer_active())
         report_write("muntrace", NULL);

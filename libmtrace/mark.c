@@ -295,6 +295,17 @@ static void set_state(struct blockset *bs, size_t i, unsigned st)
     bs->state[i] = (uint8_t)((bs->state[i] & ~BLOCK_STATE_MASK) | st);
 }
 
+/* glibc's own pointers to the chunk after a block (the arena's top, the
+ * links of a free neighbour) point at that chunk's header, which lies in
+ * the block's last 8 bytes when its size leaves no slack (glibc lets a
+ * block use its neighbour's first word): such a word is no pointer of the
+ * program's into the block. */
+static int next_chunk_header(uintptr_t start, uint64_t size, uintptr_t w)
+{
+    uint64_t chunk = (size + 8 + 15) & ~(uint64_t)15;
+    return w == start + (chunk < 32 ? 32 : chunk) - 16;
+}
+
 /* memcheck's rule: a start pointer (or one a heuristic accepts) from a
  * definite source makes the block REACHABLE; any other pointer makes an
  * UNREACHED block POSSIBLE.  Each change (re)scans the block. */
@@ -304,6 +315,8 @@ static void consider(struct blockset *bs, uintptr_t w, int definite)
     if (i < 0)
         return;
     unsigned st = block_state(bs, (size_t)i);
+    if (w != bs->start[i] && next_chunk_header(bs->start[i], bs->size[i], w))
+        return;
     if (st == BLOCK_REACHABLE) {
         if (w == bs->start[i])
             bs->state[i] &= (uint8_t)~BLOCK_HEURISTIC;

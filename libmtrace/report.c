@@ -11,8 +11,10 @@
 #include "elfsyms.h"
 #include "fmt.h"
 #include "guard.h"
+#include "leakreport.h"
 #include "logfile.h"
 #include "modmap.h"
+#include "scan.h"
 #include "stacktab.h"
 #include "tracer.h"
 #include "writer.h"
@@ -436,6 +438,13 @@ int report_write(const char *trigger, const char *label)
     double uptime = seconds_between(&clock_zero, &now);
     previous_report = now;
 
+    /* The verdicts first: the scan freezes the live table, and the stack
+     * counters below then match what it saw. */
+    struct scan_result scan;
+    struct leak_report lr;
+    scan_run(&scan, trigger);
+    leakreport_build(&lr, &scan);
+
     struct gather g = { 0 };
     g.cap = stacktab_count() + 64;
     g.rows = pages_map(g.cap * sizeof *g.rows);
@@ -450,12 +459,16 @@ int report_write(const char *trigger, const char *label)
         writer_init(&w, fd, report_buffer, sizeof report_buffer);
         put_header(&w, trigger, label, uptime, interval);
         put_totals(&w, &g);
+        leakreport_header(&w, &lr);
+        leakreport_body(&w, &lr, put_frame);
         put_body(&w, &g, interval);
         result = writer_flush(&w) ? -1 : 0;
         if (owned)
             close(fd);
     }
     pages_unmap(g.rows, g.cap * sizeof *g.rows);
+    leakreport_free(&lr);
+    scan_release(&scan);
     pthread_mutex_unlock(&report_lock);
     /* The log on disk then holds every event the report counted, so it can
      * be checked while the program runs on. */
@@ -463,9 +476,19 @@ int report_write(const char *trigger, const char *label)
     return result;
 }
 
+int report_verdicts(const char *trigger)
+{
+    struct scan_result scan;
+    pthread_mutex_lock(&report_lock);
+    int result = scan_run(&scan, trigger);
+    scan_release(&scan);
+    pthread_mutex_unlock(&report_lock);
+    return result;
+}
+
 /* ---- the signal trigger --------------------------------------------------- */
 
-static sem_t report_wanted;
+static sem_t report_wanted, reporter_ready;
 static int watched_signal;
 
 static void on_report_signal(int sig)
@@ -480,6 +503,8 @@ static void *reporter_thread(void *arg)
 {
     (void)arg;
     guard_enter(); /* this thread's own allocations are never traced */
+    scan_own_thread_started(); /* nor is its stack a root */
+    sem_post(&reporter_ready);
     for (;;) {
         while (sem_wait(&report_wanted) != 0 && errno == EINTR)
             ;
@@ -495,6 +520,7 @@ void report_watch_signal(int sig)
         return;
     watched_signal = sig;
     sem_init(&report_wanted, 0, 0);
+    sem_init(&reporter_ready, 0, 0);
     /* The thread blocks every signal so the program's are never delivered
      * to it. */
     sigset_t all, old;
@@ -509,6 +535,9 @@ void report_watch_signal(int sig)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (failed)
         return;
+    /* Known as ours before any scan can stop it (it blocks every signal). */
+    while (sem_wait(&reporter_ready) != 0 && errno == EINTR)
+        ;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_report_signal;

@@ -625,6 +625,43 @@ void tracer_write_out(void)
     pthread_mutex_unlock(&log_state.lock);
 }
 
+/* ---- the reachability scan's records (scan.c) -------------------------- */
+
+void tracer_scan_lock(void)
+{
+    threadlog_lock_all(); /* a buffer's lock, then the sink's */
+    pthread_mutex_lock(&log_state.lock);
+}
+
+static void put_lines(const char *lines, size_t n)
+{
+    if (log_state.logging)
+        writer_put(&log_state.w, lines, n);
+}
+
+void tracer_scan_flush(void)
+{
+    threadlog_drain_locked(put_lines);
+}
+
+int tracer_scan_logging(void)
+{
+    return log_state.logging && !mt_config.classic;
+}
+
+void tracer_scan_put(const char *line, size_t n)
+{
+    if (tracer_scan_logging())
+        writer_put(&log_state.w, line, n);
+}
+
+void tracer_scan_unlock(void)
+{
+    stop_on_write_failure();
+    pthread_mutex_unlock(&log_state.lock);
+    threadlog_unlock_all();
+}
+
 /* ---- fork ---------------------------------------------------------------
  * prepare takes every tracer lock so the child inherits consistent tables;
  * the child then starts a log of its own, seeded with the blocks it

@@ -51,4 +51,15 @@ long tracer_peak_bytes(long live_now);
 /* The log's path when one is open, else NULL (reports are named from it). */
 const char *tracer_log_path(void);
 
+/* The reachability scan's records (scan.c).  tracer_scan_lock takes every
+ * thread buffer's lock, then the log's; with the world stopped,
+ * tracer_scan_flush moves every buffered line into the log, and
+ * tracer_scan_put appends a record line after them (a no-op when no
+ * extended log is written).  tracer_scan_unlock lets go. */
+void tracer_scan_lock(void);
+void tracer_scan_flush(void);
+int tracer_scan_logging(void);
+void tracer_scan_put(const char *line, size_t n);
+void tracer_scan_unlock(void);
+
 #endif

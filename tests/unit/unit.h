@@ -26,6 +26,8 @@ Suite *livetab_suite(void);
 Suite *threadlog_suite(void);
 Suite *logfile_suite(void);
 Suite *modmap_suite(void);
+Suite *mark_suite(void);
+Suite *suppress_suite(void);
 
 /* Deterministic pseudo-random numbers (xorshift64*): failures reproduce. */
 uint64_t ut_rand(uint64_t *state);

@@ -1,0 +1,714 @@
+/* roots.c - see roots.h.  GPL-3.0-or-later. */
+#define _GNU_SOURCE
+#include "roots.h"
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define RED_ZONE 128 /* the x86-64 ABI's area below the stack pointer */
+#define WORD sizeof(uintptr_t)
+/* glibc's per-thread arenas live in heaps of this size, aligned to it
+ * (HEAP_MAX_SIZE on 64-bit systems). */
+#define ARENA_HEAP_SIZE (64ul << 20)
+#define CHUNK_IS_MMAPPED 2u
+#define PAGE 4096ul
+
+/* ---- before the stop: what the loader knows --------------------------- */
+
+static int grow(void **arr, size_t *cap, size_t elem, size_t need,
+                const struct scratch_ops *ops)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *p = ops->map(n * elem, ops->ctx);
+    if (p == NULL)
+        return -1;
+    if (*arr) {
+        memcpy(p, *arr, *cap * elem);
+        ops->unmap(*arr, *cap * elem, ops->ctx);
+    }
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+struct phdr_walk {
+    struct roots_plan *p;
+    const struct scratch_ops *ops;
+    uintptr_t self; /* an address inside libmtrace.so */
+};
+
+static int on_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct phdr_walk *walk = arg;
+    struct roots_plan *p = walk->p;
+    int ours = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && walk->self - lo < ph->p_memsz)
+            ours = 1;
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || !ph->p_memsz)
+            continue;
+        struct addr_range r = { info->dlpi_addr + ph->p_vaddr,
+                                info->dlpi_addr + ph->p_vaddr + ph->p_memsz };
+        if (ours) {
+            if (p->nownseg < sizeof p->ownseg / sizeof p->ownseg[0])
+                p->ownseg[p->nownseg++] = r;
+        } else if (grow((void **)&p->modseg, &p->capmodseg, sizeof r,
+                        p->nmodseg + 1, walk->ops) == 0) {
+            p->modseg[p->nmodseg++] = r;
+        }
+    }
+    return 0;
+}
+
+/* What the loader and libc say about threads, looked up once when
+ * collection starts (roots_init): dlsym() must not run during a scan, for
+ * any successful dlsym() frees the program's pending dlerror() state. */
+static struct {
+    int done;
+    size_t sizeof_pthread;
+    long tid_offset;
+    size_t tls_static_size;
+} thread_layout = { 0, 0, -1, 0 };
+
+void roots_init(void)
+{
+    if (thread_layout.done)
+        return;
+    thread_layout.done = 1;
+    /* libc's data for thread debuggers describes struct pthread: its
+     * size, and each field as {bits, count, offset}. */
+    const uint32_t *s = dlsym(RTLD_DEFAULT, "_thread_db_sizeof_pthread");
+    const uint32_t *t = dlsym(RTLD_DEFAULT, "_thread_db_pthread_tid");
+    if (s && t && t[0] == 8 * sizeof(pid_t) && t[2] < *s) {
+        thread_layout.sizeof_pthread = *s;
+        thread_layout.tid_offset = (long)t[2];
+    }
+    void (*info)(size_t *, size_t *) = (void (*)(size_t *, size_t *))dlsym(
+        RTLD_DEFAULT, "_dl_get_tls_static_info");
+    size_t align = 0;
+    if (info)
+        info(&thread_layout.tls_static_size, &align);
+}
+
+static size_t file_size(const char *path)
+{
+    static char buf[65536];
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    size_t total = 0;
+    if (fd < 0)
+        return 0;
+    for (long n; (n = syscall(SYS_read, fd, buf, sizeof buf)) > 0;)
+        total += (size_t)n;
+    syscall(SYS_close, fd);
+    return total;
+}
+
+int roots_prepare(struct roots_plan *p, const struct scratch_ops *ops)
+{
+    memset(p, 0, sizeof *p);
+    struct phdr_walk walk = { p, ops, (uintptr_t)&roots_prepare };
+    dl_iterate_phdr(on_module, &walk);
+    p->sizeof_pthread = thread_layout.sizeof_pthread;
+    p->tid_offset = thread_layout.tid_offset;
+    p->tls_static_size = thread_layout.tls_static_size;
+    p->maps_bytes = file_size("/proc/self/maps");
+    return 0;
+}
+
+void roots_plan_free(struct roots_plan *p, const struct scratch_ops *ops)
+{
+    if (p->modseg)
+        ops->unmap(p->modseg, p->capmodseg * sizeof *p->modseg, ops->ctx);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- sorting without memory ---------------------------------------------- */
+
+static void sift(struct addr_range *r, size_t root, size_t n)
+{
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= n)
+            return;
+        if (child + 1 < n && r[child + 1].lo > r[child].lo)
+            child++;
+        if (r[root].lo >= r[child].lo)
+            return;
+        struct addr_range t = r[root];
+        r[root] = r[child];
+        r[child] = t;
+        root = child;
+    }
+}
+
+void ranges_sort(struct addr_range *r, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift(r, i, n);
+    for (size_t end = n; end-- > 1;) {
+        struct addr_range t = r[0];
+        r[0] = r[end];
+        r[end] = t;
+        sift(r, 0, end);
+    }
+}
+
+size_t ranges_merge(struct addr_range *r, size_t n)
+{
+    ranges_sort(r, n);
+    size_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (out && r[i].lo <= r[out - 1].hi) {
+            if (r[i].hi > r[out - 1].hi)
+                r[out - 1].hi = r[i].hi;
+        } else if (r[i].lo < r[i].hi) {
+            r[out++] = r[i];
+        }
+    }
+    return out;
+}
+
+/* ---- /proc/self/maps ------------------------------------------------------ */
+
+enum map_kind { MAP_ANON, MAP_HEAP, MAP_STACK, MAP_SPECIAL, MAP_FILE };
+
+static int read_maps(struct roots *r, size_t guess,
+                     const struct scratch_ops *ops)
+{
+    size_t cap = guess * 2 + 65536;
+    for (;;) {
+        if (r->text)
+            ops->unmap(r->text, r->text_cap, ops->ctx);
+        r->text = ops->map(cap, ops->ctx);
+        r->text_cap = cap;
+        if (r->text == NULL)
+            return -1;
+        int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps",
+                              O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return -1;
+        size_t len = 0;
+        long n;
+        while (len < cap - 1 &&
+               (n = syscall(SYS_read, fd, r->text + len, cap - 1 - len)) > 0)
+            len += (size_t)n;
+        syscall(SYS_close, fd);
+        if (len < cap - 1) {
+            r->text[len] = '\0';
+            return 0;
+        }
+        cap *= 2; /* did not fit: read it all again */
+    }
+}
+
+static uintptr_t parse_hex(const char **s)
+{
+    uintptr_t v = 0;
+    for (;; (*s)++) {
+        char c = **s;
+        if (c >= '0' && c <= '9')
+            v = v << 4 | (uintptr_t)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v = v << 4 | (uintptr_t)(c - 'a' + 10);
+        else
+            return v;
+    }
+}
+
+static const char *skip_field(const char *s)
+{
+    while (*s && *s != ' ' && *s != '\n')
+        s++;
+    while (*s == ' ')
+        s++;
+    return s;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static enum map_kind kind_of(const char *path)
+{
+    if (*path == '\n' || *path == '\0' || starts_with(path, "[anon:") ||
+        starts_with(path, "/dev/zero") || starts_with(path, "/memfd:") ||
+        starts_with(path, "/SYSV"))
+        return MAP_ANON;
+    if (starts_with(path, "[heap]"))
+        return MAP_HEAP;
+    if (starts_with(path, "[stack]"))
+        return MAP_STACK;
+    if (*path == '[')
+        return MAP_SPECIAL;
+    return MAP_FILE;
+}
+
+/* Each line: "LO-HI PERMS OFFSET DEV INODE [PATH]".  Fills r->maps with
+ * the readable mappings (the kind in the high flag bits). */
+#define KIND_SHIFT 8
+static int parse_maps(struct roots *r, const struct scratch_ops *ops)
+{
+    size_t lines = 0;
+    for (const char *s = r->text; *s; s++)
+        lines += *s == '\n';
+    if (grow((void **)&r->maps, &r->capmaps, sizeof *r->maps, lines + 1,
+             ops))
+        return -1;
+    for (const char *s = r->text; *s;) {
+        uintptr_t lo = parse_hex(&s);
+        s++;
+        uintptr_t hi = parse_hex(&s);
+        s++;
+        unsigned flags = (s[0] == 'r' ? MAPF_READ : 0) |
+                         (s[1] == 'w' ? MAPF_WRITE : 0) |
+                         (s[2] == 'x' ? MAPF_EXEC : 0);
+        const char *path = skip_field(skip_field(skip_field(skip_field(s))));
+        enum map_kind kind = kind_of(path);
+        if (kind == MAP_FILE)
+            flags |= MAPF_FILE;
+        if ((flags & MAPF_READ) && lo < hi)
+            r->maps[r->nmaps++] =
+                (struct map_info){ lo, hi, flags | (unsigned)kind << KIND_SHIFT };
+        while (*s && *s != '\n')
+            s++;
+        if (*s)
+            s++;
+    }
+    return 0;
+}
+
+static enum map_kind map_kind(const struct map_info *m)
+{
+    return (enum map_kind)(m->flags >> KIND_SHIFT);
+}
+
+static const struct map_info *find_map(const struct roots *r, uintptr_t a)
+{
+    size_t lo = 0, hi = r->nmaps;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->maps[mid].hi <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->nmaps && r->maps[lo].lo <= a ? &r->maps[lo] : NULL;
+}
+
+/* ---- building the root set ------------------------------------------------ */
+
+struct build {
+    struct roots *r;
+    const struct scratch_ops *ops;
+    struct addr_range *excl; /* removed from the anonymous mappings */
+    size_t nexcl, capexcl;
+    int failed;
+};
+
+static void add_range(struct build *b, uintptr_t lo, uintptr_t hi)
+{
+    struct roots *r = b->r;
+    if (lo >= hi)
+        return;
+    if (grow((void **)&r->ranges, &r->capranges, sizeof *r->ranges,
+             r->nranges + 1, b->ops)) {
+        b->failed = 1;
+        return;
+    }
+    r->ranges[r->nranges++] = (struct addr_range){ lo, hi };
+}
+
+static void add_value(struct build *b, uintptr_t v)
+{
+    struct roots *r = b->r;
+    if (grow((void **)&r->values, &r->capvalues, sizeof *r->values,
+             r->nvalues + 1, b->ops)) {
+        b->failed = 1;
+        return;
+    }
+    r->values[r->nvalues++] = v;
+}
+
+static void exclude(struct build *b, uintptr_t lo, uintptr_t hi)
+{
+    if (lo >= hi)
+        return;
+    if (grow((void **)&b->excl, &b->capexcl, sizeof *b->excl, b->nexcl + 1,
+             b->ops)) {
+        b->failed = 1;
+        return;
+    }
+    b->excl[b->nexcl++] = (struct addr_range){ lo, hi };
+}
+
+static int readable_word(const struct roots *r, uintptr_t a)
+{
+    const struct map_info *m = find_map(r, a);
+    return a % WORD == 0 && m && a + WORD <= m->hi;
+}
+
+/* A thread descriptor's DTV pointer points one 16-byte entry past the
+ * start of the DTV's block (glibc's INSTALL_DTV). */
+static void add_dtv(struct build *b, uintptr_t tp)
+{
+    if (readable_word(b->r, tp + WORD)) {
+        uintptr_t dtv = *(const uintptr_t *)(tp + WORD);
+        if (dtv)
+            add_value(b, dtv - 2 * WORD);
+    }
+}
+
+/* Static TLS below the thread pointer, and the descriptor above it (the
+ * main thread's may span mappings: settle() keeps the readable parts). */
+static void add_tls(struct build *b, const struct roots_plan *p, uintptr_t tp)
+{
+    if (find_map(b->r, tp) == NULL)
+        return;
+    add_range(b, tp - p->tls_static_size,
+              tp + (p->sizeof_pthread ? p->sizeof_pthread : PAGE));
+    add_dtv(b, tp);
+}
+
+/* The live part of a stack that SP is in: up to the end of its block (a
+ * stack the program allocated) or its mapping.  Returns the mapping, to
+ * be excluded from the anonymous mappings. */
+static const struct map_info *add_live_stack(struct build *b,
+                                             const struct blockset *bs,
+                                             uintptr_t sp)
+{
+    const struct map_info *m = find_map(b->r, sp);
+    if (m == NULL)
+        return NULL;
+    uintptr_t lo = sp - RED_ZONE < m->lo ? m->lo : sp - RED_ZONE, hi = m->hi;
+    long i = blockset_find(bs, sp);
+    if (i >= 0) {
+        hi = bs->start[i] + bs->size[i];
+        add_range(b, lo, hi);
+        return NULL; /* a heap block: not an anonymous mapping */
+    }
+    add_range(b, lo, hi);
+    return m;
+}
+
+static void add_thread(struct build *b, const struct roots_plan *p,
+                       const struct blockset *bs, const struct stopped_thread *t,
+                       pid_t pid)
+{
+    for (size_t k = 0; k < STOP_REG_WORDS; k++)
+        add_value(b, t->regs[k]);
+    if (t->alt_lo)
+        add_value(b, t->alt_lo); /* only the kernel may hold it */
+    add_tls(b, p, t->tp);
+    if (t->on_alt) {
+        /* Stopped in a handler on its sigaltstack: where it left its own
+         * stack is unknown, so all of that stack is scanned. */
+        add_range(b, t->sp - RED_ZONE < t->alt_lo ? t->alt_lo : t->sp - RED_ZONE,
+                  t->alt_hi);
+        const struct map_info *m = NULL;
+        if (t->tid == pid) {
+            for (size_t i = 0; i < b->r->nmaps; i++)
+                if (map_kind(&b->r->maps[i]) == MAP_STACK)
+                    m = &b->r->maps[i];
+        } else {
+            m = find_map(b->r, t->tp);
+        }
+        if (m && map_kind(m) == MAP_STACK)
+            add_range(b, m->lo, m->hi);
+        return;
+    }
+    const struct map_info *m = add_live_stack(b, bs, t->sp);
+    if (m)
+        exclude(b, m->lo, m->hi);
+}
+
+/* A thread stack glibc keeps for reuse: its top holds a descriptor (its
+ * tcbhead_t's tcb and self words point to it) whose thread exited.  Only the descriptor is a root.  The
+ * descriptor sits below the top by its size, rounded down to the static
+ * TLS alignment (up to a page).  (A live thread's tid is positive; a
+ * free descriptor's is 0 or -1.) */
+static int cached_stack_descriptor(const struct roots_plan *p,
+                                   const struct map_info *m, uintptr_t *pd)
+{
+    if (!p->sizeof_pthread || p->tid_offset < 0 ||
+        m->hi - m->lo < p->sizeof_pthread + 2 * PAGE)
+        return 0;
+    uintptr_t top = (m->hi - p->sizeof_pthread) & ~(uintptr_t)63;
+    for (uintptr_t d = top; d + PAGE > top; d -= 64) {
+        const uintptr_t *w = (const uintptr_t *)d;
+        if (w[0] == d && w[2] == d) {
+            *pd = d;
+            /* glibc's FREE_P: the stack is free when tid <= 0 */
+            return *(const pid_t *)(d + (uintptr_t)p->tid_offset) <= 0;
+        }
+    }
+    return 0;
+}
+
+/* glibc's arena heap: heap_info at the 64 MiB-aligned start. */
+static int arena_heap(const struct map_info *m)
+{
+    if (m->lo % ARENA_HEAP_SIZE || m->hi - m->lo < 4 * WORD)
+        return 0;
+    const uintptr_t *h = (const uintptr_t *)m->lo;
+    uintptr_t ar_ptr = h[0], prev = h[1], size = h[2], mprotect = h[3];
+    return ar_ptr && ar_ptr % WORD == 0 && prev % ARENA_HEAP_SIZE == 0 &&
+           size % PAGE == 0 && size && size <= ARENA_HEAP_SIZE &&
+           mprotect >= size && mprotect <= ARENA_HEAP_SIZE;
+}
+
+/* Big blocks in mmapped chunks: the chunk header before the block says
+ * so, and where the mapping starts (prev_size). */
+static void exclude_mmapped_chunks(struct build *b, const struct blockset *bs)
+{
+    for (size_t i = 0; i < bs->n; i++) {
+        uintptr_t s = bs->start[i];
+        if ((s & (PAGE - 1)) != 2 * WORD && (s & (PAGE - 1)) != 0)
+            continue;
+        uintptr_t chunk = s - 2 * WORD;
+        if (!readable_word(b->r, chunk))
+            continue;
+        uintptr_t prev_size = ((const uintptr_t *)chunk)[0];
+        uintptr_t size = ((const uintptr_t *)chunk)[1];
+        if (size & CHUNK_IS_MMAPPED)
+            exclude(b, chunk - prev_size, chunk + (size & ~(uintptr_t)7));
+    }
+}
+
+/* Adds to the ranges the parts of [LO, HI) outside every range of EX
+ * (sorted and disjoint: see ranges_merge). */
+static void add_outside(struct build *b, uintptr_t lo, uintptr_t hi,
+                        const struct addr_range *ex, size_t nex)
+{
+    size_t first = 0, last = nex; /* the first exclusion ending after LO */
+    while (first < last) {
+        size_t mid = first + (last - first) / 2;
+        if (ex[mid].hi <= lo)
+            first = mid + 1;
+        else
+            last = mid;
+    }
+    for (size_t j = first; j < nex && ex[j].lo < hi; j++) {
+        if (ex[j].lo > lo)
+            add_range(b, lo, ex[j].lo);
+        lo = ex[j].hi;
+        if (lo >= hi)
+            return;
+    }
+    add_range(b, lo, hi);
+}
+
+/* Keeps the readable parts of the ranges, takes libmtrace's own memory
+ * out of them, and sorts and merges what is left. */
+static void settle(struct build *b, const struct roots_plan *p,
+                   const struct own_memory *mine)
+{
+    struct roots *r = b->r;
+    size_t cap = 0, nown = mine->copy(NULL, 0, mine->ctx) + p->nownseg + 64;
+    struct addr_range *own = NULL;
+    if (grow((void **)&own, &cap, sizeof *own, nown, b->ops)) {
+        b->failed = 1;
+        return;
+    }
+    nown = mine->copy(own, cap - p->nownseg, mine->ctx);
+    if (nown > cap - p->nownseg) { /* grew meanwhile: cannot be trusted */
+        b->failed = 1;
+        b->ops->unmap(own, cap * sizeof *own, b->ops->ctx);
+        return;
+    }
+    for (size_t i = 0; i < p->nownseg; i++)
+        own[nown++] = p->ownseg[i];
+    nown = ranges_merge(own, nown);
+    struct addr_range *in = r->ranges;
+    size_t n = r->nranges, capin = r->capranges;
+    r->ranges = NULL;
+    r->nranges = r->capranges = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct map_info *m = find_map(r, in[i].lo);
+        uintptr_t lo = in[i].lo;
+        /* The range may start in a hole and span several mappings. */
+        size_t j = m ? (size_t)(m - r->maps) : 0;
+        if (m == NULL)
+            while (j < r->nmaps && r->maps[j].hi <= lo)
+                j++;
+        for (; j < r->nmaps && r->maps[j].lo < in[i].hi; j++) {
+            uintptr_t a = lo > r->maps[j].lo ? lo : r->maps[j].lo;
+            uintptr_t z = in[i].hi < r->maps[j].hi ? in[i].hi : r->maps[j].hi;
+            if (a < z)
+                add_outside(b, a, z, own, nown);
+        }
+    }
+    if (in)
+        b->ops->unmap(in, capin * sizeof *in, b->ops->ctx);
+    /* Merge overlaps (a module's .bss is also an anonymous mapping). */
+    size_t out = r->nranges = ranges_merge(r->ranges, r->nranges);
+    r->root_bytes = 0;
+    for (size_t i = 0; i < out; i++)
+        r->root_bytes += r->ranges[i].hi - r->ranges[i].lo;
+    b->ops->unmap(own, cap * sizeof *own, b->ops->ctx);
+}
+
+/* Large ranges keep only their pages that were ever touched (present or
+ * swapped out, says /proc/self/pagemap): a page never written holds
+ * zeros, and merely reading one costs a page fault (thread stacks and
+ * reserved pools are mostly such pages). */
+#define SPARSE_MIN (256 * 1024)
+#define PM_PRESENT (1ull << 63)
+#define PM_SWAPPED (1ull << 62)
+
+static uint64_t pagemap_buf[8192];
+
+/* The first run found replaces range I; later ones are added. */
+static void emit_run(struct build *b, size_t i, int *have_first, uintptr_t lo,
+                     uintptr_t hi)
+{
+    if (*have_first) {
+        add_range(b, lo, hi);
+    } else {
+        b->r->ranges[i] = (struct addr_range){ lo, hi };
+        *have_first = 1;
+    }
+}
+
+static void split_range(struct build *b, int fd, size_t i)
+{
+    uintptr_t lo = b->r->ranges[i].lo, hi = b->r->ranges[i].hi, run = 0;
+    int have_first = 0, open_run = 0;
+    uintptr_t page = lo & ~(PAGE - 1);
+    while (page < hi) {
+        size_t want = (hi - page + PAGE - 1) / PAGE;
+        if (want > sizeof pagemap_buf / sizeof pagemap_buf[0])
+            want = sizeof pagemap_buf / sizeof pagemap_buf[0];
+        long got = syscall(SYS_pread64, fd, pagemap_buf, want * 8,
+                           (long)(page / PAGE * 8));
+        if (got <= 0)
+            break;
+        for (size_t k = 0; k < (size_t)got / 8; k++, page += PAGE) {
+            if (pagemap_buf[k] & (PM_PRESENT | PM_SWAPPED)) {
+                if (!open_run)
+                    run = page < lo ? lo : page, open_run = 1;
+            } else if (open_run) {
+                emit_run(b, i, &have_first, run, page);
+                open_run = 0;
+            }
+        }
+    }
+    if (page < hi && !open_run) /* pagemap failed: keep the rest whole */
+        run = page < lo ? lo : page, open_run = 1;
+    if (open_run)
+        emit_run(b, i, &have_first, run, hi);
+    if (!have_first)
+        b->r->ranges[i].hi = b->r->ranges[i].lo; /* all untouched */
+}
+
+static void split_sparse(struct build *b)
+{
+    struct roots *r = b->r;
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/pagemap",
+                          O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    size_t n = r->nranges;
+    for (size_t i = 0; i < n && !b->failed; i++)
+        if (r->ranges[i].hi - r->ranges[i].lo >= SPARSE_MIN)
+            split_range(b, fd, i);
+    syscall(SYS_close, fd);
+    r->nranges = ranges_merge(r->ranges, r->nranges);
+    r->root_bytes = 0;
+    for (size_t i = 0; i < r->nranges; i++)
+        r->root_bytes += r->ranges[i].hi - r->ranges[i].lo;
+}
+
+int roots_collect(struct roots *r, const struct roots_plan *p,
+                  const struct world *w, const struct blockset *bs,
+                  const struct scanner_self *me, const struct own_memory *own,
+                  const struct scratch_ops *ops)
+{
+    memset(r, 0, sizeof *r);
+    if (read_maps(r, p->maps_bytes, ops) || parse_maps(r, ops))
+        return -1;
+    struct build b = { r, ops, NULL, 0, 0, 0 };
+    pid_t pid = getpid();
+    int main_stopped = 0;
+
+    for (size_t i = 0; i < p->nmodseg; i++)
+        add_range(&b, p->modseg[i].lo, p->modseg[i].hi);
+    for (size_t i = 0; i < w->nslots; i++) {
+        const struct stopped_thread *t = &w->threads[i];
+        if (t->tid && atomic_load(&t->state) == STOP_DONE) {
+            add_thread(&b, p, bs, t, pid);
+            main_stopped |= t->tid == pid;
+        }
+    }
+    if (!me->is_own_thread) {
+        for (size_t k = 0; k < me->nregs; k++)
+            add_value(&b, me->regs[k]);
+        add_tls(&b, p, me->tp);
+        const struct map_info *m = add_live_stack(&b, bs, me->sp);
+        if (m)
+            exclude(&b, m->lo, m->hi);
+        main_stopped |= w->self == pid;
+    }
+    for (size_t i = 0; i < own->nstacks; i++) {
+        const struct map_info *m = find_map(r, own->stacks[i]);
+        if (m)
+            exclude(&b, m->lo, m->hi);
+    }
+    exclude_mmapped_chunks(&b, bs);
+    for (size_t i = 0; i < r->nmaps; i++) {
+        const struct map_info *m = &r->maps[i];
+        uintptr_t pd;
+        if (map_kind(m) == MAP_STACK && !main_stopped)
+            add_range(&b, m->lo, m->hi); /* main is not stopped: all of it */
+        if (map_kind(m) != MAP_ANON || !(m->flags & MAPF_WRITE))
+            continue;
+        if (arena_heap(m)) {
+            exclude(&b, m->lo, m->hi);
+        } else if (cached_stack_descriptor(p, m, &pd)) {
+            exclude(&b, m->lo, m->hi);
+            add_range(&b, pd, m->hi);
+            add_dtv(&b, pd);
+        }
+    }
+    b.nexcl = ranges_merge(b.excl, b.nexcl);
+    for (size_t i = 0; i < r->nmaps; i++) {
+        const struct map_info *m = &r->maps[i];
+        if (map_kind(m) == MAP_ANON && (m->flags & MAPF_WRITE))
+            add_outside(&b, m->lo, m->hi, b.excl, b.nexcl);
+    }
+    settle(&b, p, own);
+    split_sparse(&b);
+    if (b.excl)
+        ops->unmap(b.excl, b.capexcl * sizeof *b.excl, ops->ctx);
+    /* The heuristics want the mappings in their plain form. */
+    for (size_t i = 0; i < r->nmaps; i++)
+        r->maps[i].flags &= (1u << KIND_SHIFT) - 1;
+    return b.failed ? -1 : 0;
+}
+
+void roots_free(struct roots *r, const struct scratch_ops *ops)
+{
+    if (r->ranges)
+        ops->unmap(r->ranges, r->capranges * sizeof *r->ranges, ops->ctx);
+    if (r->values)
+        ops->unmap(r->values, r->capvalues * sizeof *r->values, ops->ctx);
+    if (r->maps)
+        ops->unmap(r->maps, r->capmaps * sizeof *r->maps, ops->ctx);
+    if (r->text)
+        ops->unmap(r->text, r->text_cap, ops->ctx);
+    memset(r, 0, sizeof *r);
+}
