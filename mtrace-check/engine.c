@@ -3,6 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "engine.h"
+#include "classreport.h"
 #include "fields.h"
 #include "mtrace-format.h"
 
@@ -16,6 +17,7 @@ void engine_init(struct engine *e, struct report *rep, const char *binary)
     pool_init(&e->wheres);
     locator_init(&e->loc, binary);
     ext_init(&e->ext);
+    verdicts_init(&e->verdicts);
     e->rep = rep;
 }
 
@@ -25,6 +27,7 @@ void engine_destroy(struct engine *e)
     pool_destroy(&e->wheres);
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
+    verdicts_destroy(&e->verdicts);
 }
 
 /* The fields of one event line, named as in the script. */
@@ -55,6 +58,8 @@ static void add_block(struct engine *e, const struct event *ev, uint64_t hash,
     b->where = pool_ref(&e->wheres, ev->where);
     if (with_stack && ev->has_extra)
         b->stack = ext_stack_ref(&e->ext, ev->extra);
+    if (e->verdicts.pending)
+        verdicts_alloc(&e->verdicts, perl_hex(ev->addr), e->nr);
 }
 
 static void drop_block(struct engine *e, struct block *b)
@@ -160,7 +165,10 @@ void engine_hashed_line(struct engine *e, const char *line, size_t len,
     e->nr++; /* "++$nr" counts every line, records included */
     if (nf > 0 && f[0].p[0] == '#') {
         /* An unknown op to the script: ignored there, read here. */
-        ext_record(&e->ext, line, len, f, nf);
+        if (verdicts_is_record(f[0]))
+            verdicts_record(&e->verdicts, &e->table, line, len, e->nr);
+        else
+            ext_record(&e->ext, line, len, f, nf);
         return;
     }
     if (!read_event(f, nf, &ev))
@@ -268,17 +276,24 @@ static void group_leaks(struct engine *e, struct group_build *g,
 /* The Perl script's table: blocks in address-text order, each with the
  * caller location() gives (evaluated in this order, like the script). */
 static uint64_t report_leak_table(struct engine *e, struct group_build *g,
-                                  struct block **blocks, size_t n)
+                                  struct block **blocks, size_t n,
+                                  const struct class_view *cv)
 {
     uint64_t bytes = 0;
 
     report_leaks_begin(e->rep);
     for (size_t i = 0; i < n; i++) {
         const struct block *b = blocks[i];
-        struct leak l = {
-            block_key(b), perl_hex(block_key(b)),          b->size,
-            b->line,      locate(&e->loc, where_of(e, b)), NULL
-        };
+        struct leak l = { cv ? class_name(classview_class(cv, i)) : NULL,
+                          block_key(b),
+                          perl_hex(block_key(b)),
+                          b->size,
+                          b->line,
+                          /* Perl's location() only for the table it prints */
+                          cv && !e->rep->json
+                              ? (struct slice){ "", 0 }
+                              : locate(&e->loc, where_of(e, b)),
+                          NULL };
         if (b->stack >= 0) {
             void **slot = u64map_get(&g->by_stack, (uint64_t)(b->stack + 1));
             l.frames = g->groups[(uintptr_t)*slot - 1].frames;
@@ -299,19 +314,37 @@ int engine_finish(struct engine *e)
 
     qsort(blocks, n, sizeof *blocks, by_key);
     group_leaks(e, &g, blocks, n);
-    t.leaked_bytes = report_leak_table(e, &g, blocks, n);
+    /* A log with reachability verdicts is reported by class. */
+    struct class_view *cv = NULL;
+    if (e->verdicts.scans && e->ext.extended && e->copts) {
+        for (size_t i = 0; i < e->verdicts.nsuppressions; i++)
+            supp_add(e->copts->supp, e->verdicts.suppressions[i]);
+        cv = classview_build(e, blocks, n, e->copts);
+        e->rep->verdicts = 1;
+    }
+    t.leaked_bytes = report_leak_table(e, &g, blocks, n, cv);
     /* Groups carry pointers to their views, so sorting them is safe. */
     qsort(g.groups, g.n, sizeof *g.groups, by_weight);
     report_groups(e->rep, g.groups, g.n);
+    int failing = n > 0;
+    if (cv) {
+        if (e->rep->json)
+            classview_json(cv, e->rep->out);
+        else
+            classview_text(cv, e->rep->out);
+        t.classes = classview_sums(cv);
+        failing = classview_fails(cv);
+    }
 
     t.lines = e->nr;
     t.warnings = e->warnings;
     t.leaked_blocks = n;
-    t.bad_records = e->ext.bad_records;
+    t.bad_records = e->ext.bad_records + e->verdicts.bad_records;
     t.dangling_refs = e->ext.dangling_refs;
     t.extended = e->ext.extended;
     report_end(e->rep, &t);
+    classview_free(cv);
     free_views(&g, n + 1);
     free(blocks);
-    return n > 0;
+    return failing;
 }

@@ -13,6 +13,9 @@
 #include "report.h"
 #include "strpool.h"
 #include "table.h"
+#include "verdict.h"
+
+struct class_options;
 
 struct engine {
     uint64_t nr; /* lines seen, as Perl's $nr */
@@ -22,6 +25,8 @@ struct engine {
     struct ext_store ext;
     struct report *rep;
     uint64_t warnings;
+    struct verdicts verdicts;           /* "#C" and "#c" records        */
+    const struct class_options *copts; /* how to report them (main.c)  */
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);
@@ -35,7 +40,9 @@ void engine_split_line(struct engine *e, const char *line, size_t len,
  * hashed with hash_bytes (hash of "" when the line has no such field). */
 void engine_hashed_line(struct engine *e, const char *line, size_t len,
                         const struct slice *f, size_t nf, uint64_t addr_hash);
-/* Report the leaks; returns 1 if any block is still allocated, else 0. */
+/* Report the leaks; returns 1 if any block is still allocated, else 0.
+ * For a log with reachability verdicts: 1 if a leak of a class in
+ * COPTS->fail_on was found (classreport.h). */
 int engine_finish(struct engine *e);
 void engine_destroy(struct engine *e);
 

@@ -3,6 +3,7 @@
  * parts together: options, the streaming reader, the engine, the report.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#include "classreport.h"
 #include "engine.h"
 #include "linereader.h"
 #include "memlog.h"
@@ -102,16 +103,27 @@ int main(int argc, char **argv)
     if (err)
         die_input("cannot open mtrace data file '%s': %s", opt.log,
                   strerror(err));
+    struct suppressions supp;
+    supp_init(&supp);
+    for (int i = 0; i < opt.nsupp; i++) {
+        int serr = supp_load(&supp, opt.supp[i]);
+        if (serr)
+            die_input("cannot read suppressions file '%s': %s", opt.supp[i],
+                      strerror(serr));
+    }
+    struct class_options copts = { opt.show_reachable, opt.fail_on, &supp };
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();
     view_init(opt.binary);
     report_begin(&rep, stdout, opt.json, opt.log, opt.binary);
     engine_init(&e, &rep, opt.binary);
+    e.copts = &copts;
     if (replay(&e, &lr, opt.log, use_threads()) != 0)
         return EXIT_TROUBLE;
     leaks = engine_finish(&e);
     lr_close(&lr);
     engine_destroy(&e);
+    supp_destroy(&supp);
     sym_shutdown();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         note("error writing the report: %s", strerror(errno));

@@ -3,8 +3,10 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "options.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef MTC_VERSION
@@ -25,10 +27,20 @@ static void print_help(void)
         "turn caller addresses into source lines.\n"
         "\n"
         "      --json     print one JSON object instead of text\n"
+        "      --show-reachable  list still reachable blocks too (logs with\n"
+        "                 reachability verdicts)\n"
+        "      --fail-on=CLASSES  exit with status 1 when leaks of these\n"
+        "                 classes are found: a comma-separated list of\n"
+        "                 definite, indirect, possible, reachable, unknown,\n"
+        "                 all, none (default: definite)\n"
+        "      --suppressions FILE  leak suppressions in LeakSanitizer's\n"
+        "                 syntax (leak:PATTERN lines); may be repeated\n"
         "      --help     print this help, then exit\n"
         "      --version  print version number, then exit\n"
         "\n"
-        "Exit status: 0 no leaks, 1 leaks, 2 usage or input error.\n",
+        "Exit status: 0 no leaks, 1 leaks, 2 usage or input error.  For a\n"
+        "log with reachability verdicts, 1 means leaks of a --fail-on "
+        "class.\n",
         progname);
 }
 
@@ -48,6 +60,10 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
     int npos = 0, only_args = 0;
 
     memset(o, 0, sizeof *o);
+    o->fail_on = 1 << CLASS_DEFINITE;
+    o->supp = calloc((size_t)argc, sizeof *o->supp);
+    if (o->supp == NULL)
+        return OPT_USAGE_ERROR;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
@@ -60,6 +76,26 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             only_args = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(a, "--show-reachable") == 0 ||
+                   strcmp(a, "--show-reachable=yes") == 0) {
+            o->show_reachable = 1;
+        } else if (strcmp(a, "--show-reachable=no") == 0) {
+            o->show_reachable = 0;
+        } else if (strncmp(a, "--fail-on=", 10) == 0) {
+            o->fail_on = class_mask_parse(a + 10);
+            if (o->fail_on < 0) {
+                fprintf(stderr, "%s: --fail-on: unknown class in '%s'\n",
+                        progname, a + 10);
+                return OPT_USAGE_ERROR;
+            }
+        } else if (strncmp(a, "--suppressions=", 15) == 0) {
+            o->supp[o->nsupp++] = a + 15;
+        } else if (strcmp(a, "--suppressions") == 0) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "%s: --suppressions needs a file\n", progname);
+                return OPT_USAGE_ERROR;
+            }
+            o->supp[o->nsupp++] = argv[++i];
         } else if (strcmp(a, "--help") == 0) {
             print_help();
             return OPT_EXIT_OK;

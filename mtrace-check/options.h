@@ -1,5 +1,7 @@
 /* options.h - command line of mtrace-check:
- *   mtrace-check [--json] [--help] [--version] [--] [BINARY] LOG
+ *   mtrace-check [--json] [--show-reachable] [--fail-on=CLASSES]
+ *                [--suppressions FILE]... [--help] [--version] [--]
+ *                [BINARY] LOG
  * LOG "-" is standard input.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
@@ -8,6 +10,10 @@
 
 struct options {
     int json;
+    int show_reachable;
+    int fail_on;            /* classes (verdict.h) that make status 1 */
+    const char **supp;      /* --suppressions files                  */
+    int nsupp;
     const char *binary; /* NULL when not given */
     const char *log;
 };

@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "report.h"
+#include "classreport.h"
 #include "json.h"
 
 #include <inttypes.h>
@@ -108,7 +109,7 @@ void report_leaks_begin(struct report *r)
         fputs("],\n\"leaks\":[", r->out);
 }
 
-static void json_frames(FILE *out, const struct view_frames *f)
+void report_json_frames(FILE *out, const struct view_frames *f)
 {
     putc('[', out);
     for (size_t i = 0; f && i < f->n; i++) {
@@ -141,9 +142,11 @@ void report_leak(struct report *r, const struct leak *l)
                 l->size, l->line);
         json_string(out, l->caller);
         fputs(",\"stack\":", out);
-        json_frames(out, l->frames);
+        report_json_frames(out, l->frames);
+        if (l->verdict)
+            fprintf(out, ",\"class\":\"%s\"", l->verdict);
         putc('}', out);
-    } else {
+    } else if (!r->verdicts) {
         if (r->nleaks == 0)
             fputs("\nMemory not freed:\n-----------------\n"
                   "           Address     Size     Caller\n",
@@ -160,11 +163,11 @@ void report_leaks_end(struct report *r)
 {
     if (r->json)
         fputs("],\n\"groups\":[", r->out);
-    else if (r->nleaks == 0)
+    else if (r->nleaks == 0 && !r->verdicts)
         fputs("No memory leaks.\n", r->out);
 }
 
-static void text_frame(FILE *out, size_t k, const struct view_frame *v)
+void report_text_frame(FILE *out, size_t k, const struct view_frame *v)
 {
     fprintf(out, "    #%zu %s at %s:", k, v->function ? v->function : "??",
             v->file ? v->file : "??");
@@ -197,7 +200,7 @@ static void text_groups(FILE *out, const struct leak_group *g, size_t n)
         if (g[i].frames->n == 0)
             fputs("    (empty stack)\n", out);
         for (size_t k = 0; k < g[i].frames->n; k++)
-            text_frame(out, k, &g[i].frames->v[k]);
+            report_text_frame(out, k, &g[i].frames->v[k]);
     }
 }
 
@@ -212,7 +215,7 @@ static void json_groups(FILE *out, const struct leak_group *g, size_t n)
         else
             fputs("null", out);
         fputs(",\"frames\":", out);
-        json_frames(out, g[i].frames);
+        report_json_frames(out, g[i].frames);
         putc('}', out);
     }
 }
@@ -221,7 +224,7 @@ void report_groups(struct report *r, const struct leak_group *g, size_t n)
 {
     if (r->json)
         json_groups(r->out, g, n);
-    else
+    else if (!r->verdicts)
         text_groups(r->out, g, n);
 }
 
@@ -232,8 +235,10 @@ void report_end(struct report *r, const struct totals *t)
     fprintf(r->out,
             "],\n\"totals\":{\"lines\":%" PRIu64 ",\"warnings\":%" PRIu64
             ",\"leaked_bytes\":%" PRIu64 ",\"leaked_blocks\":%" PRIu64
-            ",\"bad_records\":%" PRIu64 ",\"dangling_refs\":%" PRIu64 "},\n"
-            "\"extended\":%s}\n",
+            ",\"bad_records\":%" PRIu64 ",\"dangling_refs\":%" PRIu64,
             t->lines, t->warnings, t->leaked_bytes, t->leaked_blocks,
-            t->bad_records, t->dangling_refs, t->extended ? "true" : "false");
+            t->bad_records, t->dangling_refs);
+    if (t->classes)
+        class_sums_json(r->out, t->classes);
+    fprintf(r->out, "},\n\"extended\":%s}\n", t->extended ? "true" : "false");
 }
