@@ -22,6 +22,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-process.sh"
 . "$HERE/tests-io.sh"
 . "$HERE/tests-compat.sh"
+. "$HERE/tests-verdicts.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -45,6 +46,12 @@ ALL_TESTS=(
 	# tests-compat.sh
 	classic classic-nopie classic-more semantics real-python real-perl
 	real-bash real-bash-fds real-gcc real-git real-sort
+	# tests-verdicts.sh
+	verdict-global verdict-main-stack verdict-classes verdict-stale-frame
+	verdict-threads verdict-specific verdict-dlopen-tls verdict-pool
+	verdict-realloc verdict-fork verdict-thread-exit verdict-cxx
+	verdict-signal-storm verdict-report verdict-reach-off
+	verdict-suppressions verdict-under-tracers
 )
 
 passed=0 failed=0 skipped=0
