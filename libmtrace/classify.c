@@ -68,8 +68,8 @@ static int plausible_vtable_ptr(uintptr_t v)
  * - multiple inheritance: PTR aligned, both *S and *PTR vtables. */
 int heuristic_reaches(struct blockset *bs, uintptr_t ptr, size_t i)
 {
-    uintptr_t s = bs->start[i], w0, w1;
-    uint64_t size = bs->size[i];
+    uintptr_t s = block_start(bs, i), w0, w1;
+    uint64_t size = block_size(bs, i);
     if (ptr == s + 3 * WORD && size >= 3 * WORD + 1 &&
         blockset_read_word(bs, s + WORD, &w1) &&
         blockset_read_word(bs, s, &w0) && 3 * WORD + w1 + 1 == size &&
@@ -96,8 +96,8 @@ int heuristic_reaches(struct blockset *bs, uintptr_t ptr, size_t i)
  * along the bytes of any clique it headed before. */
 static void clique_scan(struct blockset *bs, size_t j, size_t leader)
 {
-    uintptr_t lo = (bs->start[j] + WORD - 1) & ~(WORD - 1);
-    uintptr_t hi = (bs->start[j] + bs->size[j]) & ~(WORD - 1);
+    uintptr_t lo = (block_start(bs, j) + WORD - 1) & ~(WORD - 1);
+    uintptr_t hi = (block_start(bs, j) + block_size(bs, j)) & ~(WORD - 1);
     uintptr_t base = bs->lo, span = bs->hi - bs->lo;
     for (uintptr_t a = lo; a < hi; a += WORD) {
         uintptr_t w;
@@ -107,11 +107,12 @@ static void clique_scan(struct blockset *bs, size_t j, size_t leader)
         if (k < 0 || (size_t)k == leader ||
             block_state(bs, (size_t)k) != BLOCK_UNREACHED)
             continue;
-        bs->state[k] = (uint8_t)((bs->state[k] & ~BLOCK_STATE_MASK) |
-                                 BLOCK_INDIRECT | BLOCK_PENDING);
+        block_set_flags(bs, (size_t)k,
+                        (block_flags(bs, (size_t)k) & ~BLOCK_STATE_MASK) |
+                            BLOCK_INDIRECT | BLOCK_PENDING);
         bs->markstack[bs->top++] = (uint32_t)k;
         bs->leader[k] = (uint32_t)leader;
-        bs->indirect[leader] += bs->size[k] + bs->indirect[k];
+        bs->indirect[leader] += block_size(bs, (size_t)k) + bs->indirect[k];
         bs->indirect[k] = 0;
     }
 }
@@ -133,7 +134,7 @@ int classify_lost(struct blockset *bs)
         clique_scan(bs, i, i);
         while (bs->top) {
             size_t j = bs->markstack[--bs->top];
-            bs->state[j] &= (uint8_t)~BLOCK_PENDING;
+            block_set_flags(bs, j, block_flags(bs, j) & ~BLOCK_PENDING);
             clique_scan(bs, j, i);
         }
     }

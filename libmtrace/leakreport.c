@@ -24,17 +24,17 @@ static void add_to_group(struct leak_report *lr, struct leak_group *table,
                          size_t mask, const struct blockset *bs, size_t i)
 {
     enum verdict v = block_verdict(bs, i);
-    size_t h = group_hash(bs->stack[i], v, mask);
-    while (table[h].blocks &&
-           (table[h].stack != bs->stack[i] || table[h].v != v))
+    uint32_t stack = block_stack(bs, i);
+    size_t h = group_hash(stack, v, mask);
+    while (table[h].blocks && (table[h].stack != stack || table[h].v != v))
         h = (h + 1) & mask;
     struct leak_group *g = &table[h];
     if (g->blocks == 0) {
-        g->stack = bs->stack[i];
+        g->stack = stack;
         g->v = v;
         lr->ngroups++;
     }
-    g->bytes += bs->size[i];
+    g->bytes += block_size(bs, i);
     g->blocks++;
     if (v == VERDICT_DEFINITE)
         g->indirect += bs->indirect[i];
@@ -98,7 +98,7 @@ void leakreport_build(struct leak_report *lr, const struct scan_result *scan)
     if (table == NULL)
         return;
     for (size_t i = 0; i < bs->n; i++)
-        if (!(bs->state[i] & BLOCK_FOREIGN) &&
+        if (!(block_flags(bs, i) & BLOCK_FOREIGN) &&
             block_verdict(bs, i) != VERDICT_REACHABLE)
             add_to_group(lr, table, slots - 1, bs, i);
     size_t n = 0;
@@ -176,6 +176,7 @@ void leakreport_header(struct writer *w, const struct leak_report *lr)
     }
     writer_puts(w, "reach scan\n");
     put_seconds(w, "scan-seconds", s->seconds);
+    put_seconds(w, "scan-cpu-seconds", s->cpu_seconds);
     put_key(w, "scan-threads", s->threads);
     put_key(w, "scan-stopped", s->stopped);
     put_key(w, "scan-unstopped", s->unstopped);

@@ -6,24 +6,23 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* The page index: 4 KiB pages; a small heap's index fits the cache, and
- * a page holds at most 128 of glibc's smallest chunks (a 7-step search). */
+/* The page index: 4 KiB pages; a page holds at most 128 of glibc's
+ * smallest chunks (a 7-step search in two cache lines of the table). */
 #define PAGE_SHIFT 12
 /* A block over this many pages is kept in the big list instead. */
 #define BIG_PAGES 64
 #define BOUNCE_SIZE 65536
 #define WORD sizeof(uintptr_t)
+/* Blocks whose memory is being fetched before they are scanned, and
+ * pointers whose index slot is being fetched before they are looked up:
+ * enough to overlap a dozen cache misses. */
+#define RING 8
+#define PENDQ 32
+#define DIGIT_BITS 11
 
 struct page_slot {
     uintptr_t key; /* page number + 1; 0: empty */
     uint32_t first, last;
-};
-
-/* What blockset_add collects; sorted by start in blockset_finish. */
-struct rec {
-    uintptr_t start;
-    uint64_t size;
-    uint32_t stack, flags;
 };
 
 static void *take(struct blockset *bs, size_t size)
@@ -49,42 +48,76 @@ int blockset_init(struct blockset *bs, size_t cap,
     bs->ops = *ops;
     bs->cap = cap ? cap : 1;
     bs->heuristics = 1;
-    bs->sort_tmp_size = bs->cap * sizeof(struct rec);
-    bs->sort_tmp = take(bs, bs->sort_tmp_size);
-    return bs->sort_tmp ? 0 : -1;
+    bs->b = take(bs, bs->cap * sizeof *bs->b);
+    return bs->b ? 0 : -1;
+}
+
+static int note_big_size(struct blockset *bs, uintptr_t start, uint64_t size)
+{
+    /* Blocks of 4 GiB and more: a handful at most; the list grows by
+     * copying. */
+    size_t n = bs->nbigsize;
+    struct big_size *grown = take(bs, (n + 1) * sizeof *grown);
+    if (grown == NULL)
+        return -1;
+    if (n)
+        memcpy(grown, bs->bigsize, n * sizeof *grown);
+    give(bs, bs->bigsize, n * sizeof *grown);
+    grown[n] = (struct big_size){ start, size };
+    bs->bigsize = grown;
+    bs->nbigsize = n + 1;
+    return 0;
 }
 
 int blockset_add(struct blockset *bs, uintptr_t start, uint64_t size,
                  uint32_t stack, unsigned flags)
 {
-    if (bs->n == bs->cap || bs->start)
+    if (bs->n == bs->cap || bs->pages || start > BLK_ADDR_MASK)
         return -1;
-    ((struct rec *)bs->sort_tmp)[bs->n++] =
-        (struct rec){ start, size, stack, flags };
+    uint32_t small = (uint32_t)size;
+    if (size >= BLK_BIG) {
+        if (note_big_size(bs, start, size))
+            return -1;
+        small = BLK_BIG;
+    }
+    bs->b[bs->n++] = (struct blk){
+        (uint64_t)start | (uint64_t)(flags & BLOCK_FOREIGN) << BLK_FLAG_SHIFT,
+        small, stack
+    };
     return 0;
 }
 
-/* LSD radix sort of the records by start, 16 bits a pass over the 48
+uint64_t block_big_size(const struct blockset *bs, size_t i)
+{
+    uintptr_t s = block_start(bs, i);
+    for (size_t k = 0; k < bs->nbigsize; k++)
+        if (bs->bigsize[k].start == s)
+            return bs->bigsize[k].size;
+    return BLK_BIG;
+}
+
+/* LSD radix sort of the blocks by start, DIGIT_BITS a pass over the 48
  * bits of a user-space address; a pass whose digit is the same for every
- * record is skipped.  Returns the sorted array (A or TMP). */
-static struct rec *radix_sort(struct rec *a, struct rec *tmp, size_t n,
+ * block is skipped.  Returns the sorted array (A or TMP). */
+static struct blk *radix_sort(struct blk *a, struct blk *tmp, size_t n,
                               uint32_t *count)
 {
-    for (int shift = 0; shift < 48; shift += 16) {
-        memset(count, 0, 65536 * sizeof *count);
+    const size_t digits = 1u << DIGIT_BITS, mask = digits - 1;
+    for (int shift = 0; shift < 48; shift += DIGIT_BITS) {
+        memset(count, 0, digits * sizeof *count);
         for (size_t i = 0; i < n; i++)
-            count[(a[i].start >> shift) & 0xffff]++;
-        if (n == 0 || count[(a[0].start >> shift) & 0xffff] == n)
+            count[(a[i].word >> shift) & mask]++;
+        if (n == 0 || count[(a[0].word >> shift) & mask] == n)
             continue;
         uint32_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
+        for (size_t d = 0; d < digits; d++) {
             uint32_t c = count[d];
             count[d] = sum;
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            tmp[count[(a[i].start >> shift) & 0xffff]++] = a[i];
-        struct rec *t = a;
+            tmp[count[(a[i].word >> shift) & mask]++] = a[i];
+        struct blk *t = a;
         a = tmp;
         tmp = t;
     }
@@ -101,21 +134,21 @@ static size_t page_hash(uintptr_t page, size_t mask)
     return (size_t)((page * 0x9e3779b97f4a7c15ull) >> 20) & mask;
 }
 
-static struct page_slot *page_slot(struct page_slot *pages, size_t mask,
-                                   uintptr_t page)
+static struct page_slot *probe(struct page_slot *s, struct page_slot *pages,
+                               size_t mask, uintptr_t page)
 {
-    size_t i = page_hash(page, mask);
-    while (pages[i].key && pages[i].key != page + 1)
-        i = (i + 1) & mask;
-    return &pages[i];
+    while (s->key && s->key != page + 1)
+        s = &pages[(size_t)(s - pages + 1) & mask];
+    return s;
 }
 
 static int build_index(struct blockset *bs)
 {
     size_t entries = 0;
     for (size_t i = 0; i < bs->n; i++) {
-        uintptr_t p0 = bs->start[i] >> PAGE_SHIFT;
-        uintptr_t p1 = (bs->start[i] + extent(bs->size[i]) - 1) >> PAGE_SHIFT;
+        uintptr_t s = block_start(bs, i);
+        uintptr_t p0 = s >> PAGE_SHIFT;
+        uintptr_t p1 = (s + extent(block_size(bs, i)) - 1) >> PAGE_SHIFT;
         if (p1 - p0 >= BIG_PAGES)
             bs->nbig++;
         else
@@ -131,18 +164,21 @@ static int build_index(struct blockset *bs)
         return -1;
     size_t b = 0;
     for (size_t i = 0; i < bs->n; i++) {
-        uintptr_t p0 = bs->start[i] >> PAGE_SHIFT;
-        uintptr_t p1 = (bs->start[i] + extent(bs->size[i]) - 1) >> PAGE_SHIFT;
+        uintptr_t s = block_start(bs, i);
+        uintptr_t p0 = s >> PAGE_SHIFT;
+        uintptr_t p1 = (s + extent(block_size(bs, i)) - 1) >> PAGE_SHIFT;
         if (p1 - p0 >= BIG_PAGES) {
             bs->big[b++] = (uint32_t)i;
             continue;
         }
         for (uintptr_t p = p0; p <= p1; p++) {
-            struct page_slot *s = page_slot(bs->pages, bs->page_mask, p);
-            if (s->key == 0)
-                *s = (struct page_slot){ p + 1, (uint32_t)i, (uint32_t)i };
+            struct page_slot *sl =
+                probe(&bs->pages[page_hash(p, bs->page_mask)], bs->pages,
+                      bs->page_mask, p);
+            if (sl->key == 0)
+                *sl = (struct page_slot){ p + 1, (uint32_t)i, (uint32_t)i };
             else
-                s->last = (uint32_t)i;
+                sl->last = (uint32_t)i;
         }
     }
     return 0;
@@ -150,79 +186,69 @@ static int build_index(struct blockset *bs)
 
 int blockset_finish(struct blockset *bs)
 {
-    size_t n = bs->n;
-    struct rec *a = bs->sort_tmp, *tmp = take(bs, bs->sort_tmp_size);
-    uint32_t *count = take(bs, 65536 * sizeof *count);
-    size_t cap = n ? n : 1;
-    bs->start = take(bs, cap * sizeof *bs->start);
-    bs->size = take(bs, cap * sizeof *bs->size);
-    bs->stack = take(bs, cap * sizeof *bs->stack);
-    bs->state = take(bs, cap);
+    size_t n = bs->n, cap = bs->cap;
+    struct blk *tmp = take(bs, cap * sizeof *tmp);
+    uint32_t *count = take(bs, (1u << DIGIT_BITS) * sizeof *count);
     bs->markstack = take(bs, cap * sizeof *bs->markstack);
-    int ok = tmp && count && bs->start && bs->size && bs->stack &&
-             bs->state && bs->markstack;
+    bs->bounce = take(bs, BOUNCE_SIZE);
+    int ok = tmp && count && bs->markstack && bs->bounce;
     if (ok) {
-        struct rec *sorted = radix_sort(a, tmp, n, count);
-        for (size_t i = 0; i < n; i++) {
-            bs->start[i] = sorted[i].start;
-            bs->size[i] = sorted[i].size;
-            bs->stack[i] = sorted[i].stack;
-            bs->state[i] = (uint8_t)(sorted[i].flags & BLOCK_FOREIGN);
+        struct blk *sorted = radix_sort(bs->b, tmp, n, count);
+        if (sorted != bs->b) { /* keep B the array that stays */
+            struct blk *t = bs->b;
+            bs->b = sorted;
+            tmp = t;
         }
     }
-    give(bs, tmp, bs->sort_tmp_size);
-    give(bs, count, 65536 * sizeof *count);
-    give(bs, bs->sort_tmp, bs->sort_tmp_size);
-    bs->sort_tmp = NULL;
+    give(bs, tmp, cap * sizeof *tmp);
+    give(bs, count, (1u << DIGIT_BITS) * sizeof *count);
     if (!ok)
         return -1;
-    /* Two records for one address cannot come from a consistent live
-     * table; keep the first so that lookups stay well defined. */
+    /* Two blocks overlapping cannot come from a consistent live table;
+     * keep the first so that lookups stay well defined. */
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (k == 0 || bs->start[i] >= bs->start[k - 1] + extent(bs->size[k - 1])) {
-            bs->start[k] = bs->start[i];
-            bs->size[k] = bs->size[i];
-            bs->stack[k] = bs->stack[i];
-            bs->state[k] = bs->state[i];
-            k++;
-        }
+        if (k == 0 || block_start(bs, i) >= block_start(bs, k - 1) +
+                                                extent(block_size(bs, k - 1)))
+            bs->b[k++] = bs->b[i];
     bs->n = k;
-    bs->lo = k ? bs->start[0] : 1;
+    bs->lo = k ? block_start(bs, 0) : 1;
     bs->hi = bs->lo;
-    for (size_t i = 0; i < k; i++)
-        if (bs->start[i] + extent(bs->size[i]) > bs->hi)
-            bs->hi = bs->start[i] + extent(bs->size[i]);
-    bs->bounce = take(bs, BOUNCE_SIZE);
-    if (bs->bounce == NULL)
-        return -1;
+    for (size_t i = 0; i < k; i++) {
+        uintptr_t end = block_start(bs, i) + extent(block_size(bs, i));
+        if (end > bs->hi)
+            bs->hi = end;
+    }
     return build_index(bs);
 }
 
 void blockset_destroy(struct blockset *bs)
 {
     size_t cap = bs->cap;
-    give(bs, bs->sort_tmp, bs->sort_tmp_size);
-    give(bs, bs->start, cap * sizeof *bs->start);
-    give(bs, bs->size, cap * sizeof *bs->size);
-    give(bs, bs->stack, cap * sizeof *bs->stack);
-    give(bs, bs->state, cap);
+    give(bs, bs->b, cap * sizeof *bs->b);
     give(bs, bs->markstack, cap * sizeof *bs->markstack);
     give(bs, bs->leader, cap * sizeof *bs->leader);
     give(bs, bs->indirect, cap * sizeof *bs->indirect);
     give(bs, bs->pages, (bs->page_mask + 1) * sizeof *bs->pages);
     give(bs, bs->big, (bs->nbig + 1) * sizeof *bs->big);
+    give(bs, bs->bigsize, bs->nbigsize * sizeof *bs->bigsize);
     give(bs, bs->bounce, BOUNCE_SIZE);
     memset(bs, 0, sizeof *bs);
 }
 
+static int contains(const struct blockset *bs, long i, uintptr_t w)
+{
+    return i >= 0 && w - block_start(bs, (size_t)i) <
+                         extent(block_size(bs, (size_t)i));
+}
+
 /* The last index in [FIRST, LAST] whose start is <= W, or FIRST - 1. */
-static long last_start_at_most(const uintptr_t *start, long first, long last,
-                               uintptr_t w)
+static long last_start_at_most(const struct blockset *bs, long first,
+                               long last, uintptr_t w)
 {
     while (first <= last) {
         long mid = first + (last - first) / 2;
-        if (start[mid] <= w)
+        if (block_start(bs, (size_t)mid) <= w)
             first = mid + 1;
         else
             last = mid - 1;
@@ -230,17 +256,12 @@ static long last_start_at_most(const uintptr_t *start, long first, long last,
     return last;
 }
 
-static int contains(const struct blockset *bs, long i, uintptr_t w)
-{
-    return i >= 0 && w - bs->start[i] < extent(bs->size[i]);
-}
-
 static long find_big(const struct blockset *bs, uintptr_t w)
 {
     long lo = 0, hi = (long)bs->nbig - 1;
     while (lo <= hi) {
         long mid = lo + (hi - lo) / 2;
-        if (bs->start[bs->big[mid]] <= w)
+        if (block_start(bs, bs->big[mid]) <= w)
             lo = mid + 1;
         else
             hi = mid - 1;
@@ -248,18 +269,30 @@ static long find_big(const struct blockset *bs, uintptr_t w)
     return hi >= 0 && contains(bs, bs->big[hi], w) ? (long)bs->big[hi] : -1;
 }
 
-long blockset_find(const struct blockset *bs, uintptr_t w)
+/* W's block, its page slot found from SLOT (W's home slot). */
+static long find_from(const struct blockset *bs, struct page_slot *slot,
+                      uintptr_t w)
 {
-    if (w - bs->lo >= bs->hi - bs->lo)
-        return -1;
     const struct page_slot *s =
-        page_slot(bs->pages, bs->page_mask, w >> PAGE_SHIFT);
+        probe(slot, bs->pages, bs->page_mask, w >> PAGE_SHIFT);
     if (s->key) {
-        long i = last_start_at_most(bs->start, s->first, s->last, w);
+        long i = last_start_at_most(bs, s->first, s->last, w);
         if (i >= (long)s->first && contains(bs, i, w))
             return i;
     }
     return bs->nbig ? find_big(bs, w) : -1;
+}
+
+static struct page_slot *home_slot(const struct blockset *bs, uintptr_t w)
+{
+    return &bs->pages[page_hash(w >> PAGE_SHIFT, bs->page_mask)];
+}
+
+long blockset_find(const struct blockset *bs, uintptr_t w)
+{
+    if (w - bs->lo >= bs->hi - bs->lo)
+        return -1;
+    return find_from(bs, home_slot(bs, w), w);
 }
 
 /* Copies [ADDR, ADDR+N) to TO without faulting; returns the bytes read. */
@@ -282,17 +315,20 @@ int blockset_read_word(struct blockset *bs, uintptr_t addr, uintptr_t *out)
     return read_careful(out, addr, WORD) == WORD;
 }
 
+/* ---- the mark --------------------------------------------------------- */
+
 static void push(struct blockset *bs, size_t i)
 {
-    if (bs->state[i] & BLOCK_PENDING)
+    unsigned f = block_flags(bs, i);
+    if (f & BLOCK_PENDING)
         return;
-    bs->state[i] |= BLOCK_PENDING;
+    block_set_flags(bs, i, f | BLOCK_PENDING);
     bs->markstack[bs->top++] = (uint32_t)i;
 }
 
 static void set_state(struct blockset *bs, size_t i, unsigned st)
 {
-    bs->state[i] = (uint8_t)((bs->state[i] & ~BLOCK_STATE_MASK) | st);
+    block_set_flags(bs, i, (block_flags(bs, i) & ~BLOCK_STATE_MASK) | st);
 }
 
 /* glibc's own pointers to the chunk after a block (the arena's top, the
@@ -309,26 +345,28 @@ static int next_chunk_header(uintptr_t start, uint64_t size, uintptr_t w)
 /* memcheck's rule: a start pointer (or one a heuristic accepts) from a
  * definite source makes the block REACHABLE; any other pointer makes an
  * UNREACHED block POSSIBLE.  Each change (re)scans the block. */
-static void consider(struct blockset *bs, uintptr_t w, int definite)
+static void consider_block(struct blockset *bs, long i, uintptr_t w,
+                           int definite)
 {
-    long i = blockset_find(bs, w);
     if (i < 0)
         return;
-    unsigned st = block_state(bs, (size_t)i);
-    if (w != bs->start[i] && next_chunk_header(bs->start[i], bs->size[i], w))
+    uintptr_t start = block_start(bs, (size_t)i);
+    unsigned f = block_flags(bs, (size_t)i), st = f & BLOCK_STATE_MASK;
+    if (w != start && next_chunk_header(start, block_size(bs, (size_t)i), w))
         return;
     if (st == BLOCK_REACHABLE) {
-        if (w == bs->start[i])
-            bs->state[i] &= (uint8_t)~BLOCK_HEURISTIC;
+        if (w == start && (f & BLOCK_HEURISTIC))
+            block_set_flags(bs, (size_t)i, f & ~BLOCK_HEURISTIC);
         return;
     }
     if (definite) {
-        int heuristic = w != bs->start[i] && bs->heuristics &&
+        int heuristic = w != start && bs->heuristics &&
                         heuristic_reaches(bs, w, (size_t)i);
-        if (w == bs->start[i] || heuristic) {
+        if (w == start || heuristic) {
             set_state(bs, (size_t)i, BLOCK_REACHABLE);
             if (heuristic)
-                bs->state[i] |= BLOCK_HEURISTIC;
+                block_set_flags(bs, (size_t)i,
+                                block_flags(bs, (size_t)i) | BLOCK_HEURISTIC);
             push(bs, (size_t)i);
             return;
         }
@@ -339,16 +377,113 @@ static void consider(struct blockset *bs, uintptr_t w, int definite)
     }
 }
 
-static void scan_words(struct blockset *bs, const uintptr_t *w, size_t n,
-                       int definite)
+/* Candidate pointers go through two queues: in the first while their
+ * page's index slot is fetched, in the second while the blocks that slot
+ * names are; a lookup then finds both in the cache. */
+struct cand {
+    uintptr_t w;
+    struct page_slot *slot;
+    uint32_t first, last; /* second queue: the slot's range */
+    int definite;
+};
+
+struct queue {
+    struct cand q[PENDQ];
+    unsigned head, count;
+};
+
+struct pipe {
+    struct queue slots, blocks;
+};
+
+static struct cand take_oldest(struct queue *q)
+{
+    struct cand c = q->q[q->head];
+    q->head = (q->head + 1) % PENDQ;
+    q->count--;
+    return c;
+}
+
+static void put(struct queue *q, struct cand c)
+{
+    q->q[(q->head + q->count++) % PENDQ] = c;
+}
+
+/* Second stage: the block, from the slot's range. */
+static void resolve_block(struct blockset *bs, struct pipe *p)
+{
+    struct cand c = take_oldest(&p->blocks);
+    long i = -1;
+    if (c.slot) {
+        i = last_start_at_most(bs, c.first, c.last, c.w);
+        if (i < (long)c.first || !contains(bs, i, c.w))
+            i = -1;
+    }
+    if (i < 0 && bs->nbig)
+        i = find_big(bs, c.w);
+    consider_block(bs, i, c.w, c.definite);
+}
+
+/* First stage: the page slot; its blocks are fetched for the second. */
+static void resolve_slot(struct blockset *bs, struct pipe *p)
+{
+    struct cand c = take_oldest(&p->slots);
+    const struct page_slot *s =
+        probe(c.slot, bs->pages, bs->page_mask, c.w >> PAGE_SHIFT);
+    if (s->key) {
+        c.first = s->first;
+        c.last = s->last;
+        __builtin_prefetch(&bs->b[c.first]);
+        __builtin_prefetch(&bs->b[c.last]);
+    } else {
+        c.slot = NULL;
+    }
+    if (p->blocks.count == PENDQ)
+        resolve_block(bs, p);
+    put(&p->blocks, c);
+}
+
+static void candidate(struct blockset *bs, struct pipe *p, uintptr_t w,
+                      int definite)
+{
+    struct page_slot *slot = home_slot(bs, w);
+    __builtin_prefetch(slot);
+    if (p->slots.count == PENDQ)
+        resolve_slot(bs, p);
+    put(&p->slots, (struct cand){ w, slot, 0, 0, definite });
+}
+
+/* Moves one pointer forward; 0 when the pipe is empty. */
+static int advance(struct blockset *bs, struct pipe *p)
+{
+    if (p->blocks.count) {
+        resolve_block(bs, p);
+        return 1;
+    }
+    if (p->slots.count) {
+        resolve_slot(bs, p);
+        return 1;
+    }
+    return 0;
+}
+
+static void flush(struct blockset *bs, struct pipe *p)
+{
+    while (advance(bs, p))
+        ;
+}
+
+static void scan_words(struct blockset *bs, struct pipe *p, const uintptr_t *w,
+                       size_t n, int definite)
 {
     uintptr_t lo = bs->lo, span = bs->hi - bs->lo;
     for (size_t k = 0; k < n; k++)
         if (w[k] - lo < span)
-            consider(bs, w[k], definite);
+            candidate(bs, p, w[k], definite);
 }
 
-static void scan(struct blockset *bs, uintptr_t lo, uintptr_t hi, int definite)
+static void scan(struct blockset *bs, struct pipe *p, uintptr_t lo,
+                 uintptr_t hi, int definite)
 {
     lo = (lo + WORD - 1) & ~(WORD - 1);
     hi &= ~(WORD - 1);
@@ -356,15 +491,13 @@ static void scan(struct blockset *bs, uintptr_t lo, uintptr_t hi, int definite)
         return;
     bs->bytes_scanned += hi - lo;
     if (!bs->careful) {
-        scan_words(bs, (const uintptr_t *)lo, (hi - lo) / WORD, definite);
+        scan_words(bs, p, (const uintptr_t *)lo, (hi - lo) / WORD, definite);
         return;
     }
     while (lo < hi) {
-        /* Up to the next page boundary at least, so that a page that
-         * vanished costs one failed read. */
         size_t n = hi - lo < BOUNCE_SIZE ? hi - lo : BOUNCE_SIZE;
         size_t got = read_careful(bs->bounce, lo, n);
-        scan_words(bs, (const uintptr_t *)bs->bounce, got / WORD, definite);
+        scan_words(bs, p, (const uintptr_t *)bs->bounce, got / WORD, definite);
         if (got < n) /* unreadable: skip to the next page */
             got = ((lo + got) | 4095) + 1 - lo;
         lo += got;
@@ -373,21 +506,45 @@ static void scan(struct blockset *bs, uintptr_t lo, uintptr_t hi, int definite)
 
 void mark_range(struct blockset *bs, uintptr_t lo, uintptr_t hi)
 {
-    scan(bs, lo, hi, 1);
+    struct pipe p;
+    p.slots.count = p.blocks.count = 0;
+    p.slots.head = p.blocks.head = 0;
+    scan(bs, &p, lo, hi, 1);
+    flush(bs, &p);
 }
 
 void mark_value(struct blockset *bs, uintptr_t w)
 {
     if (w - bs->lo < bs->hi - bs->lo)
-        consider(bs, w, 1);
+        consider_block(bs, blockset_find(bs, w), w, 1);
 }
 
 void mark_drain(struct blockset *bs)
 {
-    while (bs->top) {
-        size_t i = bs->markstack[--bs->top];
-        bs->state[i] &= (uint8_t)~BLOCK_PENDING;
-        int definite = block_state(bs, i) == BLOCK_REACHABLE;
-        scan(bs, bs->start[i], bs->start[i] + bs->size[i], definite);
+    struct pipe p;
+    p.slots.count = p.blocks.count = 0;
+    p.slots.head = p.blocks.head = 0;
+    uint32_t ring[RING];
+    unsigned head = 0, count = 0;
+    for (;;) {
+        /* Blocks enter the ring as they leave the stack; their memory is
+         * fetched meanwhile.  They keep PENDING until scanned. */
+        while (count < RING && bs->top) {
+            uint32_t i = bs->markstack[--bs->top];
+            __builtin_prefetch((const void *)block_start(bs, i));
+            ring[(head + count++) % RING] = i;
+        }
+        if (count == 0) {
+            if (!advance(bs, &p)) /* may push more blocks */
+                return;
+            continue;
+        }
+        uint32_t i = ring[head];
+        head = (head + 1) % RING;
+        count--;
+        block_set_flags(bs, i, block_flags(bs, i) & ~BLOCK_PENDING);
+        uintptr_t s = block_start(bs, i);
+        scan(bs, &p, s, s + block_size(bs, i),
+             block_state(bs, i) == BLOCK_REACHABLE);
     }
 }

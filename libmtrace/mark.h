@@ -1,7 +1,7 @@
 /* mark.h - the flood fill of the reachability scan: a table of the live
- * blocks built for the scan (starts sorted, found by a page index and a
- * short binary search: no per-pointer hashing of the hot path), and a
- * conservative mark over aligned words, interior pointers included,
+ * blocks built for the scan (sorted by start, found through a page index
+ * and a short binary search: no per-pointer hashing of the hot path), and
+ * a conservative mark over aligned words, interior pointers included,
  * iterative (an explicit stack of at most one entry per block).
  *
  * The states follow valgrind's memcheck: a block is REACHABLE when a
@@ -9,8 +9,14 @@
  * classify.h) leads to it from a root or from a REACHABLE block, POSSIBLE
  * when only interior pointers or POSSIBLE blocks lead to it, and
  * UNREACHED otherwise; classify.c then splits the UNREACHED into directly
- * and indirectly lost.  The module knows nothing of the tracer: the unit
- * tests run it on synthetic graphs.  GPL-3.0-or-later. */
+ * and indirectly lost.  The result does not depend on the order blocks
+ * are visited in (states only rise, and each rise rescans the block), so
+ * the mark visits them in the order that hides memory latency best: a
+ * block's memory and the index entries of the pointers found in it are
+ * prefetched several steps before they are used.
+ *
+ * The module knows nothing of the tracer: the unit tests run it on
+ * synthetic graphs.  GPL-3.0-or-later. */
 #ifndef MT_MARK_H
 #define MT_MARK_H
 #include <stddef.h>
@@ -47,14 +53,27 @@ struct map_info {
 #define MAPF_EXEC 4u
 #define MAPF_FILE 8u /* backed by a file (a module's segments are) */
 
+/* One block: everything the mark needs in 16 bytes, so that a lookup
+ * costs one cache miss.  The flags (state and BLOCK_*) sit in the top
+ * byte of the start's word (user addresses have 47 bits). */
+struct blk {
+    uint64_t word;
+    uint32_t size; /* BLK_BIG: 4 GiB or more, see bs->bigsize */
+    uint32_t stack;
+};
+#define BLK_FLAG_SHIFT 56
+#define BLK_ADDR_MASK ((1ull << BLK_FLAG_SHIFT) - 1)
+#define BLK_BIG UINT32_MAX
+
 struct page_slot;
+struct big_size {
+    uintptr_t start;
+    uint64_t size;
+};
 
 struct blockset {
     size_t n, cap;
-    uintptr_t *start; /* sorted once blockset_finish() ran            */
-    uint64_t *size;
-    uint32_t *stack;
-    uint8_t *state;
+    struct blk *b;      /* sorted by start once blockset_finish() ran */
     uint32_t *leader;   /* classify: the lost block heading the clique */
     uint64_t *indirect; /* classify: bytes lost through this leader    */
     uint32_t *markstack;
@@ -67,6 +86,8 @@ struct blockset {
     size_t page_mask;
     uint32_t *big;
     size_t nbig;
+    struct big_size *bigsize; /* exact sizes of the BLK_BIG blocks     */
+    size_t nbigsize;
     /* Reading memory: directly, or through process_vm_readv when some
      * thread could not be stopped (memory may then vanish under us). */
     int careful;
@@ -78,12 +99,12 @@ struct blockset {
     uint64_t bytes_scanned;
     struct scratch_ops ops;
     size_t mapped_bytes; /* what the table took, for the report */
-    void *sort_tmp;
-    size_t sort_tmp_size;
+    struct blk *sort_tmp;
 };
 
 /* Room for CAP blocks.  Returns 0, or -1 when out of memory. */
-int blockset_init(struct blockset *bs, size_t cap, const struct scratch_ops *ops);
+int blockset_init(struct blockset *bs, size_t cap,
+                  const struct scratch_ops *ops);
 /* Adds a block (any order); FLAGS may hold BLOCK_FOREIGN.  Blocks beyond
  * the capacity are dropped (returns -1). */
 int blockset_add(struct blockset *bs, uintptr_t start, uint64_t size,
@@ -106,9 +127,38 @@ void mark_value(struct blockset *bs, uintptr_t w);
 /* The flood fill from what the roots reached. */
 void mark_drain(struct blockset *bs);
 
+static inline uintptr_t block_start(const struct blockset *bs, size_t i)
+{
+    return (uintptr_t)(bs->b[i].word & BLK_ADDR_MASK);
+}
+
+uint64_t block_big_size(const struct blockset *bs, size_t i);
+
+static inline uint64_t block_size(const struct blockset *bs, size_t i)
+{
+    return bs->b[i].size != BLK_BIG ? bs->b[i].size : block_big_size(bs, i);
+}
+
+static inline uint32_t block_stack(const struct blockset *bs, size_t i)
+{
+    return bs->b[i].stack;
+}
+
+static inline unsigned block_flags(const struct blockset *bs, size_t i)
+{
+    return (unsigned)(bs->b[i].word >> BLK_FLAG_SHIFT);
+}
+
 static inline unsigned block_state(const struct blockset *bs, size_t i)
 {
-    return bs->state[i] & BLOCK_STATE_MASK;
+    return block_flags(bs, i) & BLOCK_STATE_MASK;
+}
+
+static inline void block_set_flags(struct blockset *bs, size_t i,
+                                   unsigned flags)
+{
+    bs->b[i].word = (bs->b[i].word & BLK_ADDR_MASK) |
+                    (uint64_t)(flags & 0xff) << BLK_FLAG_SHIFT;
 }
 
 #endif

@@ -397,7 +397,7 @@ static const struct map_info *add_live_stack(struct build *b,
     uintptr_t lo = sp - RED_ZONE < m->lo ? m->lo : sp - RED_ZONE, hi = m->hi;
     long i = blockset_find(bs, sp);
     if (i >= 0) {
-        hi = bs->start[i] + bs->size[i];
+        hi = block_start(bs, (size_t)i) + block_size(bs, (size_t)i);
         add_range(b, lo, hi);
         return NULL; /* a heap block: not an anonymous mapping */
     }
@@ -476,7 +476,7 @@ static int arena_heap(const struct map_info *m)
 static void exclude_mmapped_chunks(struct build *b, const struct blockset *bs)
 {
     for (size_t i = 0; i < bs->n; i++) {
-        uintptr_t s = bs->start[i];
+        uintptr_t s = block_start(bs, i);
         if ((s & (PAGE - 1)) != 2 * WORD && (s & (PAGE - 1)) != 0)
             continue;
         uintptr_t chunk = s - 2 * WORD;

@@ -295,6 +295,10 @@ void classview_text(const struct class_view *cv, FILE *out)
                 commas(r->bytes, a), commas(r->blocks, b));
     }
     text_suppressions(cv, out);
+    if (cv->nrec == 0) {
+        fputs("\nAll heap blocks were freed -- no leaks are possible\n", out);
+        return;
+    }
     fputs("\nLEAK SUMMARY:\n", out);
     const struct class_sum *sum = cv->sums.sum;
     text_summary_line(out, "definitely lost", &sum[CLASS_DEFINITE]);

@@ -59,7 +59,7 @@ static long index_of(struct graph *g, size_t b)
 {
     long i = blockset_find(&g->bs, (uintptr_t)g->blk[b]);
     ck_assert_msg(i >= 0, "block %zu not found", b);
-    ck_assert_uint_eq(g->bs.stack[i], b + 1);
+    ck_assert_uint_eq(block_stack(&g->bs, (size_t)i), b + 1);
     return i;
 }
 
@@ -263,7 +263,7 @@ START_TEST(new_array_cookie_counts_as_start)
     uintptr_t roots[] = { (uintptr_t)g.blk[0] + 8 };
     graph_run(&g, roots, 1);
     ck_assert_int_eq(verdict_of(&g, 0), VERDICT_REACHABLE);
-    ck_assert(g.bs.state[index_of(&g, 0)] & BLOCK_HEURISTIC);
+    ck_assert(block_flags(&g.bs, (size_t)index_of(&g, 0)) & BLOCK_HEURISTIC);
     graph_free(&g);
 }
 END_TEST
@@ -387,7 +387,7 @@ START_TEST(find_agrees_with_brute_force)
                 want = (long)i;
         long got = blockset_find(&bs, w);
         UT_CHECK((want < 0) == (got < 0) &&
-                     (got < 0 || bs.stack[got] == (uint32_t)want),
+                     (got < 0 || block_stack(&bs, (size_t)got) == (uint32_t)want),
                  "probe %#lx: want %ld got %ld", (unsigned long)w, want, got);
     }
     blockset_destroy(&bs);
@@ -472,7 +472,7 @@ START_TEST(foreign_blocks_are_walked_through)
     mark_value(&g.bs, (uintptr_t)g.blk[0]);
     mark_drain(&g.bs);
     classify_lost(&g.bs);
-    ck_assert(g.bs.state[index_of(&g, 0)] & BLOCK_FOREIGN);
+    ck_assert(block_flags(&g.bs, (size_t)index_of(&g, 0)) & BLOCK_FOREIGN);
     ck_assert_int_eq(verdict_of(&g, 1), VERDICT_REACHABLE);
     graph_free(&g);
 }
