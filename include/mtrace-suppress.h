@@ -18,7 +18,8 @@ static inline const char *mts_find(const char *hay, const char *needle,
 {
     if (n == 0)
         return hay;
-    for (const char *p = strchr(hay, needle[0]); p; p = strchr(p + 1, needle[0]))
+    for (const char *p = strchr(hay, needle[0]); p;
+         p = strchr(p + 1, needle[0]))
         if (strncmp(p, needle, n) == 0)
             return p;
     return NULL;

@@ -11,8 +11,7 @@
 
 /* ---- heuristics ----------------------------------------------------------- */
 
-static const struct map_info *mapping_of(const struct blockset *bs,
-                                         uintptr_t a)
+static const struct map_info *mapping_of(const struct blockset *bs, uintptr_t a)
 {
     size_t lo = 0, hi = bs->nmaps;
     while (lo < hi) {
@@ -31,8 +30,8 @@ static const struct map_info *mapping_of(const struct blockset *bs,
 static int is_vtable(struct blockset *bs, uintptr_t p)
 {
     const struct map_info *m = mapping_of(bs, p);
-    if (m == NULL || (m->flags & (MAPF_FILE | MAPF_READ)) !=
-                         (MAPF_FILE | MAPF_READ))
+    if (m == NULL ||
+        (m->flags & (MAPF_FILE | MAPF_READ)) != (MAPF_FILE | MAPF_READ))
         return 0;
     int functions = 0;
     for (int k = 0; k < VTABLE_WORDS && p + (k + 1) * WORD <= m->hi; k++) {
@@ -72,11 +71,10 @@ int heuristic_reaches(struct blockset *bs, uintptr_t ptr, size_t i)
     uint64_t size = block_size(bs, i);
     if (ptr == s + 3 * WORD && size >= 3 * WORD + 1 &&
         blockset_read_word(bs, s + WORD, &w1) &&
-        blockset_read_word(bs, s, &w0) && 3 * WORD + w1 + 1 == size &&
-        w0 <= w1)
+        blockset_read_word(bs, s, &w0) && 3 * WORD + w1 + 1 == size && w0 <= w1)
         return 1;
-    if (ptr == s + 8 && size >= 8 && blockset_read_word(bs, s, &w0) &&
-        w0 > 0 && size - 8 == w0)
+    if (ptr == s + 8 && size >= 8 && blockset_read_word(bs, s, &w0) && w0 > 0 &&
+        size - 8 == w0)
         return 1;
     if (ptr == s + WORD && size >= WORD && blockset_read_word(bs, s, &w0) &&
         w0 > 0 && (size - WORD) % w0 == 0)
@@ -157,18 +155,17 @@ enum verdict block_verdict(const struct blockset *bs, size_t i)
 
 char verdict_letter(enum verdict v)
 {
-    static const char letters[VERDICT_COUNT] = {
-        MTF_VERDICT_REACHABLE, MTF_VERDICT_POSSIBLE, MTF_VERDICT_INDIRECT,
-        MTF_VERDICT_DEFINITE
-    };
+    static const char letters[VERDICT_COUNT] = { MTF_VERDICT_REACHABLE,
+                                                 MTF_VERDICT_POSSIBLE,
+                                                 MTF_VERDICT_INDIRECT,
+                                                 MTF_VERDICT_DEFINITE };
     return letters[v];
 }
 
 const char *verdict_name(enum verdict v)
 {
     static const char *const names[VERDICT_COUNT] = {
-        "still-reachable", "possibly-lost", "indirectly-lost",
-        "definitely-lost"
+        "still-reachable", "possibly-lost", "indirectly-lost", "definitely-lost"
     };
     return names[v];
 }

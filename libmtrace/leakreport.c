@@ -164,9 +164,8 @@ void leakreport_header(struct writer *w, const struct leak_report *lr)
     const struct scan_result *s = lr->scan;
     if (!s->done) {
         writer_puts(w, "reach ");
-        writer_puts(w, s->failure && strcmp(s->failure, "off") == 0
-                           ? "off"
-                           : "failed");
+        writer_puts(w, s->failure && strcmp(s->failure, "off") == 0 ? "off"
+                                                                    : "failed");
         if (s->failure && strcmp(s->failure, "off") != 0) {
             writer_putc(w, ' ');
             writer_puts(w, s->failure);

@@ -172,9 +172,9 @@ static int build_index(struct blockset *bs)
             continue;
         }
         for (uintptr_t p = p0; p <= p1; p++) {
-            struct page_slot *sl =
-                probe(&bs->pages[page_hash(p, bs->page_mask)], bs->pages,
-                      bs->page_mask, p);
+            struct page_slot *sl = probe(
+                &bs->pages[page_hash(p, bs->page_mask)], bs->pages,
+                bs->page_mask, p);
             if (sl->key == 0)
                 *sl = (struct page_slot){ p + 1, (uint32_t)i, (uint32_t)i };
             else
@@ -238,13 +238,13 @@ void blockset_destroy(struct blockset *bs)
 
 static int contains(const struct blockset *bs, long i, uintptr_t w)
 {
-    return i >= 0 && w - block_start(bs, (size_t)i) <
-                         extent(block_size(bs, (size_t)i));
+    return i >= 0 &&
+           w - block_start(bs, (size_t)i) < extent(block_size(bs, (size_t)i));
 }
 
 /* The last index in [FIRST, LAST] whose start is <= W, or FIRST - 1. */
-static long last_start_at_most(const struct blockset *bs, long first,
-                               long last, uintptr_t w)
+static long last_start_at_most(const struct blockset *bs, long first, long last,
+                               uintptr_t w)
 {
     while (first <= last) {
         long mid = first + (last - first) / 2;
@@ -273,8 +273,8 @@ static long find_big(const struct blockset *bs, uintptr_t w)
 static long find_from(const struct blockset *bs, struct page_slot *slot,
                       uintptr_t w)
 {
-    const struct page_slot *s =
-        probe(slot, bs->pages, bs->page_mask, w >> PAGE_SHIFT);
+    const struct page_slot *s = probe(slot, bs->pages, bs->page_mask,
+                                      w >> PAGE_SHIFT);
     if (s->key) {
         long i = last_start_at_most(bs, s->first, s->last, w);
         if (i >= (long)s->first && contains(bs, i, w))
@@ -428,8 +428,8 @@ static void resolve_block(struct blockset *bs, struct pipe *p)
 static void resolve_slot(struct blockset *bs, struct pipe *p)
 {
     struct cand c = take_oldest(&p->slots);
-    const struct page_slot *s =
-        probe(c.slot, bs->pages, bs->page_mask, c.w >> PAGE_SHIFT);
+    const struct page_slot *s = probe(c.slot, bs->pages, bs->page_mask,
+                                      c.w >> PAGE_SHIFT);
     if (s->key) {
         c.first = s->first;
         c.last = s->last;

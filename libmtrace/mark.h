@@ -29,8 +29,9 @@ enum block_state {
     BLOCK_INDIRECT = 3, /* set by classify: reached from lost blocks */
 };
 #define BLOCK_STATE_MASK 3u
-#define BLOCK_PENDING 4u   /* on the mark stack                          */
-#define BLOCK_FOREIGN 8u   /* inherited by a fork child: walked through,
+#define BLOCK_PENDING 4u /* on the mark stack                          */
+#define BLOCK_FOREIGN                                                          \
+    8u                      /* inherited by a fork child: walked through,
                               never reported                             */
 #define BLOCK_HEURISTIC 16u /* reachable only through a heuristic pointer */
 
@@ -157,8 +158,8 @@ static inline unsigned block_state(const struct blockset *bs, size_t i)
 static inline void block_set_flags(struct blockset *bs, size_t i,
                                    unsigned flags)
 {
-    bs->b[i].word = (bs->b[i].word & BLK_ADDR_MASK) |
-                    (uint64_t)(flags & 0xff) << BLK_FLAG_SHIFT;
+    bs->b[i].word = (bs->b[i].word & BLK_ADDR_MASK) | (uint64_t)(flags & 0xff)
+                                                          << BLK_FLAG_SHIFT;
 }
 
 #endif

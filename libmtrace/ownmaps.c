@@ -55,8 +55,8 @@ void ownmaps_add(const void *p, size_t size)
         return;
     spin_lock(&lock);
     if (count + 1 < cap || grow())
-        ranges[count++] =
-            (struct addr_range){ (uintptr_t)p, (uintptr_t)p + size };
+        ranges[count++] = (struct addr_range){ (uintptr_t)p,
+                                               (uintptr_t)p + size };
     spin_unlock(&lock);
 }
 

@@ -266,8 +266,7 @@ static int parse_maps(struct roots *r, const struct scratch_ops *ops)
     size_t lines = 0;
     for (const char *s = r->text; *s; s++)
         lines += *s == '\n';
-    if (grow((void **)&r->maps, &r->capmaps, sizeof *r->maps, lines + 1,
-             ops))
+    if (grow((void **)&r->maps, &r->capmaps, sizeof *r->maps, lines + 1, ops))
         return -1;
     for (const char *s = r->text; *s;) {
         uintptr_t lo = parse_hex(&s);
@@ -282,8 +281,9 @@ static int parse_maps(struct roots *r, const struct scratch_ops *ops)
         if (kind == MAP_FILE)
             flags |= MAPF_FILE;
         if ((flags & MAPF_READ) && lo < hi)
-            r->maps[r->nmaps++] =
-                (struct map_info){ lo, hi, flags | (unsigned)kind << KIND_SHIFT };
+            r->maps[r->nmaps++] = (struct map_info){
+                lo, hi, flags | (unsigned)kind << KIND_SHIFT
+            };
         while (*s && *s != '\n')
             s++;
         if (*s)
@@ -406,8 +406,8 @@ static const struct map_info *add_live_stack(struct build *b,
 }
 
 static void add_thread(struct build *b, const struct roots_plan *p,
-                       const struct blockset *bs, const struct stopped_thread *t,
-                       pid_t pid)
+                       const struct blockset *bs,
+                       const struct stopped_thread *t, pid_t pid)
 {
     for (size_t k = 0; k < STOP_REG_WORDS; k++)
         add_value(b, t->regs[k]);
@@ -417,7 +417,8 @@ static void add_thread(struct build *b, const struct roots_plan *p,
     if (t->on_alt) {
         /* Stopped in a handler on its sigaltstack: where it left its own
          * stack is unknown, so all of that stack is scanned. */
-        add_range(b, t->sp - RED_ZONE < t->alt_lo ? t->alt_lo : t->sp - RED_ZONE,
+        add_range(b,
+                  t->sp - RED_ZONE < t->alt_lo ? t->alt_lo : t->sp - RED_ZONE,
                   t->alt_hi);
         const struct map_info *m = NULL;
         if (t->tid == pid) {

@@ -54,8 +54,8 @@ static void *scratch_map(size_t size, void *ctx)
         p = aligned;
         madvise(p, size, MADV_HUGEPAGE);
     }
-    scratch[nscratch++] =
-        (struct addr_range){ (uintptr_t)p, (uintptr_t)p + size };
+    scratch[nscratch++] = (struct addr_range){ (uintptr_t)p,
+                                               (uintptr_t)p + size };
     return p;
 }
 
@@ -108,7 +108,8 @@ void scan_own_thread_started(void)
 /* The frame address of the entry point (SCAN_ENTRY), 0 if none: the
  * saved registers lie just below it (at most 6 words with the frame
  * pointer's). */
-static __thread uintptr_t entry_frame __attribute__((tls_model("initial-exec")));
+static __thread uintptr_t entry_frame
+    __attribute__((tls_model("initial-exec")));
 #define ENTRY_SAVES (8 * sizeof(uintptr_t))
 
 void scan_set_entry(uintptr_t frame)
@@ -261,8 +262,8 @@ static void print_why(const struct roots *r, const struct blockset *bs)
         if (blockset_find(bs, r->values[i]) == t)
             print_hit("value #", i, r->values[i]);
     for (size_t i = 0; i < r->nranges; i++)
-        for (uintptr_t a = (r->ranges[i].lo + 7) & ~7ul; a + 8 <= r->ranges[i].hi;
-             a += 8)
+        for (uintptr_t a = (r->ranges[i].lo + 7) & ~7ul;
+             a + 8 <= r->ranges[i].hi; a += 8)
             if (blockset_find(bs, *(const uintptr_t *)a) == t)
                 print_hit("word at ", a, *(const uintptr_t *)a);
 }
@@ -352,8 +353,7 @@ static int scanner_is_own_thread(void)
  * before the stop. */
 static int scan_locked(struct scan_result *res, const char *trigger,
                        const struct roots_plan *plan,
-                       const struct scanner_self *me,
-                       const struct timespec *t0)
+                       const struct scanner_self *me, const struct timespec *t0)
 {
     struct blockset *bs = &res->bs;
     if (blockset_init(bs, livetab_count() + 1, &ops)) {
@@ -464,8 +464,8 @@ int scan_run(struct scan_result *res, const char *trigger)
     sum_classes(res);
     struct timespec c1;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
-    res->cpu_seconds =
-        (double)(c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) / 1e9;
+    res->cpu_seconds = (double)(c1.tv_sec - c0.tv_sec) +
+                       (c1.tv_nsec - c0.tv_nsec) / 1e9;
     res->done = 1;
     return 0;
 }

@@ -26,11 +26,11 @@ struct scan_result {
     int done;            /* the scan ran and its verdicts hold       */
     const char *failure; /* when not: why (for the report)           */
     struct blockset bs;  /* the blocks and their verdicts (done)     */
-    double seconds;     /* wall time, up to the world's resumption    */
-    double cpu_seconds; /* the scanning thread's CPU time, all of it  */
-    unsigned threads;   /* threads of the process, the scanner's too */
-    unsigned stopped;   /* other threads stopped                     */
-    unsigned unstopped; /* other threads that could not be           */
+    double seconds;      /* wall time, up to the world's resumption    */
+    double cpu_seconds;  /* the scanning thread's CPU time, all of it  */
+    unsigned threads;    /* threads of the process, the scanner's too */
+    unsigned stopped;    /* other threads stopped                     */
+    unsigned unstopped;  /* other threads that could not be           */
     const char *unstopped_why;
     uint64_t bytes_scanned, root_bytes;
     struct class_sum sum[VERDICT_COUNT];

@@ -13,8 +13,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define MAX_ROUNDS 16      /* re-reads of /proc/self/task               */
-#define POLL_MS 10         /* between looks at threads that do not answer */
+#define MAX_ROUNDS 16       /* re-reads of /proc/self/task               */
+#define POLL_MS 10          /* between looks at threads that do not answer */
 #define BLOCKED_GRACE_MS 50 /* a thread being created blocks signals briefly */
 
 /* The slots of one stop, hashed by tid.  Tables are never unmapped: a
@@ -193,7 +193,8 @@ static int blocked_and_sleeping(pid_t tid)
         blk++;
     uint64_t mask = 0;
     for (; (*blk >= '0' && *blk <= '9') || (*blk >= 'a' && *blk <= 'f'); blk++)
-        mask = mask << 4 | (uint64_t)(*blk <= '9' ? *blk - '0' : *blk - 'a' + 10);
+        mask = mask << 4 |
+               (uint64_t)(*blk <= '9' ? *blk - '0' : *blk - 'a' + 10);
     return (mask >> (STOP_SIGNAL - 1)) & 1;
 }
 
@@ -215,8 +216,8 @@ int world_prepare(void)
         want *= 2;
     if (table && table->mask + 1 >= want)
         return 0;
-    struct stop_table *t =
-        pages_map(sizeof *t + want * sizeof(struct stopped_thread));
+    struct stop_table *t = pages_map(sizeof *t +
+                                     want * sizeof(struct stopped_thread));
     if (t == NULL)
         return table ? 0 : -1;
     t->mask = want - 1;

@@ -99,7 +99,7 @@ static void apply_suppressions(struct class_view *cv)
 static int rank(enum leak_class c)
 {
     static const int ranks[CLASS_COUNT] = {
-        [CLASS_DEFINITE] = 0, [CLASS_INDIRECT] = 1, [CLASS_POSSIBLE] = 2,
+        [CLASS_DEFINITE] = 0, [CLASS_INDIRECT] = 1,  [CLASS_POSSIBLE] = 2,
         [CLASS_UNKNOWN] = 3,  [CLASS_REACHABLE] = 4,
     };
     return ranks[c];
@@ -165,16 +165,16 @@ const struct class_sums *classview_sums(const struct class_view *cv)
 
 void class_sums_json(FILE *out, const struct class_sums *s)
 {
-    static const char *const keys[CLASS_COUNT] = {
-        "unknown", "still_reachable", "possibly_lost", "indirectly_lost",
-        "definitely_lost"
-    };
+    static const char *const keys[CLASS_COUNT] = { "unknown", "still_reachable",
+                                                   "possibly_lost",
+                                                   "indirectly_lost",
+                                                   "definitely_lost" };
     fputs(",\"classes\":{", out);
     for (int c = CLASS_COUNT - 1; c >= 0; c--)
         fprintf(out, "\"%s\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64 "},",
                 keys[c], s->sum[c].bytes, s->sum[c].blocks);
-    fprintf(out, "\"suppressed\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64
-                 "}}",
+    fprintf(out,
+            "\"suppressed\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64 "}}",
             s->suppressed.bytes, s->suppressed.blocks);
 }
 
@@ -219,8 +219,9 @@ static void text_record(FILE *out, const struct loss_record *r, size_t k,
     else
         fprintf(out, "\n%s bytes", commas(r->bytes, a));
     if (r->cls == CLASS_UNKNOWN)
-        fprintf(out, " in %s blocks are not classified (allocated after the "
-                     "last scan) in loss record %zu of %zu\n",
+        fprintf(out,
+                " in %s blocks are not classified (allocated after the "
+                "last scan) in loss record %zu of %zu\n",
                 commas(r->blocks, d), k, total);
     else
         fprintf(out, " in %s blocks are %s in loss record %zu of %zu\n",
@@ -264,8 +265,8 @@ static void text_suppressions(const struct class_view *cv, FILE *out)
           out);
     for (size_t i = 0; i < s->n; i++)
         if (s->s[i].blocks)
-            fprintf(out, "%7" PRIu64 " %10" PRIu64 " leak:%s\n",
-                    s->s[i].blocks, s->s[i].bytes, s->s[i].pattern);
+            fprintf(out, "%7" PRIu64 " %10" PRIu64 " leak:%s\n", s->s[i].blocks,
+                    s->s[i].bytes, s->s[i].pattern);
     fputs("-----------------------------------------------------\n", out);
 }
 
@@ -318,8 +319,9 @@ void classview_json(const struct class_view *cv, FILE *out)
     fputs("],\n\"scan\":{\"trigger\":", out);
     json_cstring(out, v->last.trigger);
     fprintf(out,
-            ",\"scans\":%" PRIu64 ",\"threads\":%" PRIu64 ",\"stopped\":%" PRIu64
-            ",\"unstopped\":%" PRIu64 ",\"bytes_scanned\":%" PRIu64
+            ",\"scans\":%" PRIu64 ",\"threads\":%" PRIu64
+            ",\"stopped\":%" PRIu64 ",\"unstopped\":%" PRIu64
+            ",\"bytes_scanned\":%" PRIu64
             ",\"seconds\":%.6f},\n\"suppressions\":[",
             v->scans, v->last.threads, v->last.stopped, v->last.unstopped,
             v->last.scanned, v->last.us / 1e6);
@@ -338,8 +340,8 @@ void classview_json(const struct class_view *cv, FILE *out)
                 ",\"indirect_bytes\":%" PRIu64 ",\"suppressed_by\":",
                 k++ ? ",\n" : "\n", class_name(r->cls), r->bytes, r->blocks,
                 r->indirect);
-        json_cstring(out, r->suppressed >= 0 ? s->s[r->suppressed].pattern
-                                             : NULL);
+        json_cstring(out,
+                     r->suppressed >= 0 ? s->s[r->suppressed].pattern : NULL);
         fputs(",\"stack_id\":", out);
         if (r->stack >= 0)
             fprintf(out, "%" PRIu64, r->sid);

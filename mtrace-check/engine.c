@@ -285,14 +285,11 @@ static uint64_t report_leak_table(struct engine *e, struct group_build *g,
     for (size_t i = 0; i < n; i++) {
         const struct block *b = blocks[i];
         struct leak l = { cv ? class_name(classview_class(cv, i)) : NULL,
-                          block_key(b),
-                          perl_hex(block_key(b)),
-                          b->size,
+                          block_key(b), perl_hex(block_key(b)), b->size,
                           b->line,
                           /* Perl's location() only for the table it prints */
-                          cv && !e->rep->json
-                              ? (struct slice){ "", 0 }
-                              : locate(&e->loc, where_of(e, b)),
+                          cv && !e->rep->json ? (struct slice){ "", 0 }
+                                              : locate(&e->loc, where_of(e, b)),
                           NULL };
         if (b->stack >= 0) {
             void **slot = u64map_get(&g->by_stack, (uint64_t)(b->stack + 1));

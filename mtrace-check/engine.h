@@ -25,7 +25,7 @@ struct engine {
     struct ext_store ext;
     struct report *rep;
     uint64_t warnings;
-    struct verdicts verdicts;           /* "#C" and "#c" records        */
+    struct verdicts verdicts;          /* "#C" and "#c" records        */
     const struct class_options *copts; /* how to report them (main.c)  */
 };
 

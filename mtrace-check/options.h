@@ -11,8 +11,8 @@
 struct options {
     int json;
     int show_reachable;
-    int fail_on;            /* classes (verdict.h) that make status 1 */
-    const char **supp;      /* --suppressions files                  */
+    int fail_on;       /* classes (verdict.h) that make status 1 */
+    const char **supp; /* --suppressions files                  */
     int nsupp;
     const char *binary; /* NULL when not given */
     const char *log;

@@ -72,8 +72,8 @@ static void read_scan(struct verdicts *v, const struct slice *f, size_t nf,
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
             if (strlen(keys[k].key) == key.n &&
                 memcmp(keys[k].key, key.p, key.n) == 0)
-                parse_dec_u64(val, (uint64_t *)((char *)&v->last +
-                                                keys[k].offset));
+                parse_dec_u64(val,
+                              (uint64_t *)((char *)&v->last + keys[k].offset));
     }
 }
 
@@ -191,8 +191,8 @@ const char *class_name(enum leak_class c)
 const char *class_words(enum leak_class c)
 {
     static const char *const words[CLASS_COUNT] = {
-        "not classified", "still reachable", "possibly lost",
-        "indirectly lost", "definitely lost"
+        "not classified", "still reachable", "possibly lost", "indirectly lost",
+        "definitely lost"
     };
     return words[c];
 }

@@ -59,8 +59,8 @@ void verdicts_alloc(struct verdicts *v, uint64_t addr, uint64_t nr);
 
 /* The class of live block B; *INDIRECT gets the bytes lost through it
  * (definitely lost blocks). */
-enum leak_class verdicts_class(const struct verdicts *v,
-                               const struct block *b, uint64_t *indirect);
+enum leak_class verdicts_class(const struct verdicts *v, const struct block *b,
+                               uint64_t *indirect);
 
 const char *class_name(enum leak_class c); /* "definitely-lost", ... */
 /* "definitely lost", ... as valgrind writes them. */

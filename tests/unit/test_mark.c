@@ -49,8 +49,8 @@ static void graph_index(struct graph *g)
 {
     ck_assert_int_eq(blockset_init(&g->bs, g->n, &test_ops), 0);
     for (size_t i = 0; i < g->n; i++)
-        ck_assert_int_eq(blockset_add(&g->bs, (uintptr_t)g->blk[i],
-                                      g->size[i], (uint32_t)i + 1, 0),
+        ck_assert_int_eq(blockset_add(&g->bs, (uintptr_t)g->blk[i], g->size[i],
+                                      (uint32_t)i + 1, 0),
                          0);
     ck_assert_int_eq(blockset_finish(&g->bs), 0);
 }
@@ -328,7 +328,7 @@ START_TEST(multiple_inheritance_secondary_base)
     g.blk[1][0] = (uintptr_t)vtable;
     g.blk[1][2] = 12345; /* not a vtable at the inner pointer */
     uintptr_t lo = (uintptr_t)f_one < (uintptr_t)f_two ? (uintptr_t)f_one
-                                                         : (uintptr_t)f_two;
+                                                       : (uintptr_t)f_two;
     struct map_info maps[2] = {
         { lo & ~4095ul, (lo & ~4095ul) + (1ul << 20),
           MAPF_READ | MAPF_EXEC | MAPF_FILE },
@@ -380,15 +380,17 @@ START_TEST(find_agrees_with_brute_force)
     ck_assert_int_eq(blockset_finish(&bs), 0);
     ck_assert_uint_eq(bs.n, n);
     for (int probe = 0; probe < 200000; probe++) {
-        uintptr_t w = (uintptr_t)arena - 64 + ut_rand(&seed) % (arena_size + 128);
+        uintptr_t w = (uintptr_t)arena - 64 +
+                      ut_rand(&seed) % (arena_size + 128);
         long want = -1;
         for (size_t i = 0; i < n; i++)
             if (w - start[i] < (size[i] ? size[i] : 1))
                 want = (long)i;
         long got = blockset_find(&bs, w);
-        UT_CHECK((want < 0) == (got < 0) &&
-                     (got < 0 || block_stack(&bs, (size_t)got) == (uint32_t)want),
-                 "probe %#lx: want %ld got %ld", (unsigned long)w, want, got);
+        UT_CHECK(
+            (want < 0) == (got < 0) &&
+                (got < 0 || block_stack(&bs, (size_t)got) == (uint32_t)want),
+            "probe %#lx: want %ld got %ld", (unsigned long)w, want, got);
     }
     blockset_destroy(&bs);
     free(arena);

@@ -10,15 +10,22 @@ void *old_abi_string(); // verdicts_cxx_old.cc: a std::string of the old ABI
 
 struct Elem {
     long x[3];
-    ~Elem() { x[0] = 0; }
+    ~Elem()
+    {
+        x[0] = 0;
+    }
 };
 
 struct A {
-    virtual ~A() {}
+    virtual ~A()
+    {
+    }
     long a = 1;
 };
 struct B {
-    virtual ~B() {}
+    virtual ~B()
+    {
+    }
     long b = 2;
 };
 struct C : A, B {
@@ -33,11 +40,11 @@ void *old_abi;
 int main()
 {
     mtrace();
-    elems = new Elem[7];       // 8 + 7 * 24 = 176 bytes, held at +8
-    second_base = new C;       // 40 bytes, held at +16
+    elems = new Elem[7];                  // 8 + 7 * 24 = 176 bytes, held at +8
+    second_base = new C;                  // 40 bytes, held at +16
     new_abi = new std::string(1200, 'x'); // 32-byte object, 1201-byte buffer
     old_abi = old_abi_string(); // 8-byte object, 24 + 1300 + 1 rep at +24
-    Elem *lost = new Elem[9];  // 8 + 9 * 24 = 224: definitely lost
+    Elem *lost = new Elem[9];   // 8 + 9 * 24 = 224: definitely lost
     __asm__ volatile("" : : "r"(lost) : "memory");
     return 0;
 }
