@@ -437,13 +437,13 @@ static void add_thread(struct build *b, const struct roots_plan *p,
         exclude(b, m->lo, m->hi);
 }
 
-/* A thread stack glibc keeps for reuse: its top holds a descriptor (its
- * tcbhead_t's tcb and self words point to it) whose thread exited.  Only the descriptor is a root.  The
- * descriptor sits below the top by its size, rounded down to the static
- * TLS alignment (up to a page).  (A live thread's tid is positive; a
- * free descriptor's is 0 or -1.) */
-static int cached_stack_descriptor(const struct roots_plan *p,
-                                   const struct map_info *m, uintptr_t *pd)
+/* A glibc thread stack: its top holds the thread's descriptor (its
+ * tcbhead_t's tcb and self words point to it), below the top by its size
+ * rounded down to the static TLS alignment (up to a page).  Returns 1 and
+ * the descriptor when found; *DEAD says the thread exited (glibc keeps
+ * such stacks for reuse, tid <= 0: then only the descriptor is a root). */
+static int stack_descriptor(const struct roots_plan *p,
+                            const struct map_info *m, uintptr_t *pd, int *dead)
 {
     if (!p->sizeof_pthread || p->tid_offset < 0 ||
         m->hi - m->lo < p->sizeof_pthread + 2 * PAGE)
@@ -453,8 +453,8 @@ static int cached_stack_descriptor(const struct roots_plan *p,
         const uintptr_t *w = (const uintptr_t *)d;
         if (w[0] == d && w[2] == d) {
             *pd = d;
-            /* glibc's FREE_P: the stack is free when tid <= 0 */
-            return *(const pid_t *)(d + (uintptr_t)p->tid_offset) <= 0;
+            *dead = *(const pid_t *)(d + (uintptr_t)p->tid_offset) <= 0;
+            return 1;
         }
     }
     return 0;
@@ -673,16 +673,19 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
     for (size_t i = 0; i < r->nmaps; i++) {
         const struct map_info *m = &r->maps[i];
         uintptr_t pd;
+        int dead;
         if (map_kind(m) == MAP_STACK && !main_stopped)
             add_range(&b, m->lo, m->hi); /* main is not stopped: all of it */
         if (map_kind(m) != MAP_ANON || !(m->flags & MAPF_WRITE))
             continue;
         if (arena_heap(m)) {
             exclude(&b, m->lo, m->hi);
-        } else if (cached_stack_descriptor(p, m, &pd)) {
-            exclude(&b, m->lo, m->hi);
-            add_range(&b, pd, m->hi);
-            add_dtv(&b, pd);
+        } else if (stack_descriptor(p, m, &pd, &dead)) {
+            if (dead) {
+                exclude(&b, m->lo, m->hi);
+                add_range(&b, pd, m->hi);
+            }
+            add_dtv(&b, pd); /* a thread that was not stopped has one too */
         }
     }
     b.nexcl = ranges_merge(b.excl, b.nexcl);

@@ -50,7 +50,8 @@ ALL_TESTS=(
 	verdict-global verdict-main-stack verdict-classes verdict-stale-frame
 	verdict-threads verdict-specific verdict-dlopen-tls verdict-pool
 	verdict-realloc verdict-fork verdict-thread-exit verdict-cxx
-	verdict-signal-storm verdict-report verdict-reach-off
+	verdict-signal-storm verdict-blocked-thread verdict-lsan-default
+	verdict-report verdict-reach-off
 	verdict-suppressions verdict-under-tracers
 )
 

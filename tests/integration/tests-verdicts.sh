@@ -183,6 +183,29 @@ t_verdict_signal_storm() {
 	expect_verdicts "$BUILD/verdicts" log "1141:definitely-lost"
 }
 
+# A thread that blocks every signal, sleeping in sigwait(): not waited
+# for, reported as not stopped, its whole stack scanned.
+t_verdict_blocked_thread() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" blocked || return 1
+	grep -q '^#C scan .* threads=2 stopped=0 unstopped=1 ' log ||
+		{ fail "not reported as unstopped: $(grep '^#C scan' log)"; return 1; }
+	expect_verdicts "$BUILD/verdicts" log "1161:still-reachable 1162:definitely-lost"
+}
+
+# A program's own __lsan_default_suppressions() (not exported: found in
+# the executable's symbol table) is honoured, and carried in the log.
+t_verdict_lsan_default() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" lsan-default || return 1
+	grep -q '^#C suppression leak:leak_on_purpose$' log ||
+		{ fail "no #C suppression from __lsan_default_suppressions"; return 1; }
+	"$MTRACE_CHECK" "$BUILD/verdicts" log >report 2>&1
+	[ $? -eq 0 ] || { fail "status $?: the only leak is suppressed"; cat report; return 1; }
+	grep -q '^        suppressed: 1,171 bytes in 1 blocks$' report ||
+		{ fail "not counted as suppressed"; cat report; return 1; }
+}
+
 # The in-process report carries the same classes as the log.
 t_verdict_report() {
 	need_libmtrace || return

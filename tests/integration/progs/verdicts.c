@@ -250,6 +250,24 @@ __attribute__((noinline)) static void case_thread_exit(void)
 
 static volatile int storm_over;
 
+static void *short_lived(void *arg)
+{
+    free(used(malloc(32 + (uintptr_t)arg)));
+    return NULL;
+}
+
+/* Threads being created and exiting all through the storm. */
+static void *spawner(void *arg)
+{
+    (void)arg;
+    while (!storm_over) {
+        pthread_t t;
+        if (pthread_create(&t, NULL, short_lived, NULL) == 0)
+            pthread_join(t, NULL);
+    }
+    return NULL;
+}
+
 static void *churner(void *arg)
 {
     void *volatile mine = alloc(1142);
@@ -265,9 +283,10 @@ static void *churner(void *arg)
 __attribute__((noinline)) static void case_storm(void)
 {
     alloc(1141); /* the one definite leak */
-    pthread_t t[8];
+    pthread_t t[8], sp;
     for (long i = 0; i < 8; i++)
         pthread_create(&t[i], NULL, churner, (void *)i);
+    pthread_create(&sp, NULL, spawner, NULL);
     for (int i = 0; i < 20; i++) {
         usleep(20000);
         kill(getpid(), SIGUSR2);
@@ -276,6 +295,55 @@ __attribute__((noinline)) static void case_storm(void)
     storm_over = 1;
     for (int i = 0; i < 8; i++)
         pthread_join(t[i], NULL);
+    pthread_join(sp, NULL);
+}
+
+/* ---- a thread that blocks every signal ------------------------------------ */
+
+static void *blocking_thread(void *arg)
+{
+    (void)arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, NULL);
+    void *volatile mine = alloc(1161);
+    set_ready();
+    int sig;
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, SIGUSR1);
+    sigwait(&one, &sig); /* until main sends SIGUSR1 */
+    free(mine);
+    return NULL;
+}
+
+/* It cannot be stopped: the scan gives it up, scans its whole stack,
+ * and says so. */
+__attribute__((noinline)) static void case_blocked(void)
+{
+    pthread_t t;
+    pthread_create(&t, NULL, blocking_thread, NULL);
+    while (ready < 1)
+        usleep(1000);
+    usleep(20000); /* into sigwait */
+    alloc(1162);   /* definitely lost */
+    muntrace();
+    pthread_kill(t, SIGUSR1);
+    pthread_join(t, NULL);
+}
+
+/* ---- the program's own LeakSanitizer suppressions ------------------------ */
+
+const char *__lsan_default_suppressions(void);
+
+const char *__lsan_default_suppressions(void)
+{
+    return "leak:leak_on_purpose\n";
+}
+
+__attribute__((noinline)) static void leak_on_purpose(void)
+{
+    alloc(1171);
 }
 
 /* Zeroes the stack below main's frame: what the cases left there in
@@ -314,6 +382,10 @@ int main(int argc, char **argv)
         case_thread_exit();
     else if (strcmp(c, "storm") == 0)
         case_storm();
+    else if (strcmp(c, "blocked") == 0)
+        case_blocked();
+    else if (strcmp(c, "lsan-default") == 0)
+        leak_on_purpose();
     else if (strcmp(c, "main-stack") == 0) {
         void *volatile held = alloc(1151);
         alloc(1152);
