@@ -258,6 +258,9 @@ static enum map_kind kind_of(const char *path)
     return MAP_FILE;
 }
 
+/* Private mappings, within this file (the flags below KIND_SHIFT). */
+#define MAPF_PRIVATE 16u
+
 /* Each line: "LO-HI PERMS OFFSET DEV INODE [PATH]".  Fills r->maps with
  * the readable mappings (the kind in the high flag bits). */
 #define KIND_SHIFT 8
@@ -275,7 +278,8 @@ static int parse_maps(struct roots *r, const struct scratch_ops *ops)
         s++;
         unsigned flags = (s[0] == 'r' ? MAPF_READ : 0) |
                          (s[1] == 'w' ? MAPF_WRITE : 0) |
-                         (s[2] == 'x' ? MAPF_EXEC : 0);
+                         (s[2] == 'x' ? MAPF_EXEC : 0) |
+                         (s[3] == 'p' ? MAPF_PRIVATE : 0);
         const char *path = skip_field(skip_field(skip_field(skip_field(s))));
         enum map_kind kind = kind_of(path);
         if (kind == MAP_FILE)
@@ -691,7 +695,13 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
     b.nexcl = ranges_merge(b.excl, b.nexcl);
     for (size_t i = 0; i < r->nmaps; i++) {
         const struct map_info *m = &r->maps[i];
-        if (map_kind(m) == MAP_ANON && (m->flags & MAPF_WRITE))
+        /* A writable private file mapping is a module's data, or data the
+         * program mapped itself: a module loaded since roots_prepare()
+         * is covered too. */
+        int file_data = map_kind(m) == MAP_FILE &&
+                        (m->flags & (MAPF_WRITE | MAPF_PRIVATE)) ==
+                            (MAPF_WRITE | MAPF_PRIVATE);
+        if ((map_kind(m) == MAP_ANON || file_data) && (m->flags & MAPF_WRITE))
             add_outside(&b, m->lo, m->hi, b.excl, b.nexcl);
     }
     settle(&b, p, own);
@@ -700,7 +710,7 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
         ops->unmap(b.excl, b.capexcl * sizeof *b.excl, ops->ctx);
     /* The heuristics want the mappings in their plain form. */
     for (size_t i = 0; i < r->nmaps; i++)
-        r->maps[i].flags &= (1u << KIND_SHIFT) - 1;
+        r->maps[i].flags &= MAPF_READ | MAPF_WRITE | MAPF_EXEC | MAPF_FILE;
     return b.failed ? -1 : 0;
 }
 
