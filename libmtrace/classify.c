@@ -11,17 +11,10 @@
 
 /* ---- heuristics ----------------------------------------------------------- */
 
-static const struct map_info *mapping_of(const struct blockset *bs, uintptr_t a)
+static const struct map_info *mapping_of(const struct blockset *bs,
+                                         uintptr_t a)
 {
-    size_t lo = 0, hi = bs->nmaps;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (bs->maps[mid].hi <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < bs->nmaps && bs->maps[lo].lo <= a ? &bs->maps[lo] : NULL;
+    return map_info_find(bs->maps, bs->nmaps, a);
 }
 
 /* A vtable: a word in a readable file mapping (a module's .data.rel.ro)

@@ -16,8 +16,9 @@
 /* Blocks whose memory is being fetched before they are scanned, and
  * pointers whose index slot is being fetched before they are looked up:
  * enough to overlap a dozen cache misses. */
-#define RING 8
+#define RING 16
 #define PENDQ 32
+#define PREFETCH_LINES 8 /* of a block entering the ring */
 #define DIGIT_BITS 11
 
 struct page_slot {
@@ -315,6 +316,20 @@ int blockset_read_word(struct blockset *bs, uintptr_t addr, uintptr_t *out)
     return read_careful(out, addr, WORD) == WORD;
 }
 
+const struct map_info *map_info_find(const struct map_info *maps, size_t n,
+                                     uintptr_t a)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (maps[mid].hi <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && maps[lo].lo <= a ? &maps[lo] : NULL;
+}
+
 /* ---- the mark --------------------------------------------------------- */
 
 static void push(struct blockset *bs, size_t i)
@@ -531,7 +546,11 @@ void mark_drain(struct blockset *bs)
          * fetched meanwhile.  They keep PENDING until scanned. */
         while (count < RING && bs->top) {
             uint32_t i = bs->markstack[--bs->top];
-            __builtin_prefetch((const void *)block_start(bs, i));
+            const char *m = (const char *)block_start(bs, i);
+            uint64_t size = block_size(bs, i);
+            for (uint64_t at = 0; at < size && at < PREFETCH_LINES * 64;
+                 at += 64)
+                __builtin_prefetch(m + at);
             ring[(head + count++) % RING] = i;
         }
         if (count == 0) {

@@ -54,6 +54,10 @@ struct map_info {
 #define MAPF_EXEC 4u
 #define MAPF_FILE 8u /* backed by a file (a module's segments are) */
 
+/* The mapping of MAPS (N, sorted and disjoint) holding A, or NULL. */
+const struct map_info *map_info_find(const struct map_info *maps, size_t n,
+                                     uintptr_t a);
+
 /* One block: everything the mark needs in 16 bytes, so that a lookup
  * costs one cache miss.  The flags (state and BLOCK_*) sit in the top
  * byte of the start's word (user addresses have 47 bits). */

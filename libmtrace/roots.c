@@ -303,15 +303,7 @@ static enum map_kind map_kind(const struct map_info *m)
 
 static const struct map_info *find_map(const struct roots *r, uintptr_t a)
 {
-    size_t lo = 0, hi = r->nmaps;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->maps[mid].hi <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->nmaps && r->maps[lo].lo <= a ? &r->maps[lo] : NULL;
+    return map_info_find(r->maps, r->nmaps, a);
 }
 
 /* ---- building the root set ------------------------------------------------ */
@@ -389,24 +381,24 @@ static void add_tls(struct build *b, const struct roots_plan *p, uintptr_t tp)
 }
 
 /* The live part of a stack that SP is in: up to the end of its block (a
- * stack the program allocated) or its mapping.  Returns the mapping, to
- * be excluded from the anonymous mappings. */
-static const struct map_info *add_live_stack(struct build *b,
-                                             const struct blockset *bs,
-                                             uintptr_t sp)
+ * stack the program allocated) or its mapping.  The dead part below is
+ * taken out of the anonymous mappings (only that part: the kernel may
+ * have merged the mapping with one of the program's above it). */
+static void add_live_stack(struct build *b, const struct blockset *bs,
+                           uintptr_t sp)
 {
     const struct map_info *m = find_map(b->r, sp);
     if (m == NULL)
-        return NULL;
-    uintptr_t lo = sp - RED_ZONE < m->lo ? m->lo : sp - RED_ZONE, hi = m->hi;
+        return;
+    uintptr_t lo = sp - RED_ZONE < m->lo ? m->lo : sp - RED_ZONE;
     long i = blockset_find(bs, sp);
-    if (i >= 0) {
-        hi = block_start(bs, (size_t)i) + block_size(bs, (size_t)i);
-        add_range(b, lo, hi);
-        return NULL; /* a heap block: not an anonymous mapping */
+    if (i >= 0) { /* a heap block: its memory is no root otherwise */
+        add_range(b, lo,
+                  block_start(bs, (size_t)i) + block_size(bs, (size_t)i));
+        return;
     }
-    add_range(b, lo, hi);
-    return m;
+    add_range(b, lo, m->hi);
+    exclude(b, m->lo, lo);
 }
 
 static void add_thread(struct build *b, const struct roots_plan *p,
@@ -436,9 +428,7 @@ static void add_thread(struct build *b, const struct roots_plan *p,
             add_range(b, m->lo, m->hi);
         return;
     }
-    const struct map_info *m = add_live_stack(b, bs, t->sp);
-    if (m)
-        exclude(b, m->lo, m->hi);
+    add_live_stack(b, bs, t->sp);
 }
 
 /* A glibc thread stack: its top holds the thread's descriptor (its
@@ -663,9 +653,7 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
         for (size_t k = 0; k < me->nregs; k++)
             add_value(&b, me->regs[k]);
         add_tls(&b, p, me->tp);
-        const struct map_info *m = add_live_stack(&b, bs, me->sp);
-        if (m)
-            exclude(&b, m->lo, m->hi);
+        add_live_stack(&b, bs, me->sp);
         main_stopped |= w->self == pid;
     }
     for (size_t i = 0; i < own->nstacks; i++) {
