@@ -7,6 +7,7 @@
 #include "export.h"
 #include "forkgate.h"
 #include "guard.h"
+#include "heapwalk.h"
 #include "real.h"
 #include "report.h"
 #include "scan.h"
@@ -118,6 +119,8 @@ static void start_collection(void)
         report_start_clock();
         suppress_load(mt_config.suppressions, warn_line);
         scan_init();
+        if (mt_config.reach)
+            heapwalk_snapshot(); /* the blocks live before we collect */
         tracer_start();
         report_watch_signal(mt_config.report_signal);
     }

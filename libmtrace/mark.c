@@ -205,13 +205,22 @@ int blockset_finish(struct blockset *bs)
     give(bs, count, (1u << DIGIT_BITS) * sizeof *count);
     if (!ok)
         return -1;
-    /* Two blocks overlapping cannot come from a consistent live table;
-     * keep the first so that lookups stay well defined. */
+    /* Blocks that overlap: a chunk remembered from before collection
+     * (BLOCK_FOREIGN, heapwalk.h) whose memory a collected block now
+     * holds, or an inconsistent table.  A collected block wins, else the
+     * first; lookups then stay well defined. */
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (k == 0 || block_start(bs, i) >= block_start(bs, k - 1) +
-                                                extent(block_size(bs, k - 1)))
-            bs->b[k++] = bs->b[i];
+    for (size_t i = 0; i < n; i++) {
+        if (k && block_start(bs, i) <
+                     block_start(bs, k - 1) + extent(block_size(bs, k - 1))) {
+            int keep_new = (block_flags(bs, k - 1) & BLOCK_FOREIGN) &&
+                           !(block_flags(bs, i) & BLOCK_FOREIGN);
+            if (keep_new)
+                bs->b[k - 1] = bs->b[i];
+            continue;
+        }
+        bs->b[k++] = bs->b[i];
+    }
     bs->n = k;
     bs->lo = k ? block_start(bs, 0) : 1;
     bs->hi = bs->lo;

@@ -4,6 +4,7 @@
 #include "../include/mtrace-format.h"
 #include "config.h"
 #include "fmt.h"
+#include "heapwalk.h"
 #include "livetab.h"
 #include "ownmaps.h"
 #include "roots.h"
@@ -195,6 +196,13 @@ static void add_block(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
     blockset_add(arg, ptr, size, stack, 0);
 }
 
+/* A chunk live since before collection started: walked through, never
+ * reported. */
+static void add_old_chunk(uintptr_t ptr, uint64_t size, void *arg)
+{
+    blockset_add(arg, ptr, size, 0, BLOCK_FOREIGN);
+}
+
 static void sum_classes(struct scan_result *res)
 {
     const struct blockset *bs = &res->bs;
@@ -356,12 +364,13 @@ static int scan_locked(struct scan_result *res, const char *trigger,
                        const struct scanner_self *me, const struct timespec *t0)
 {
     struct blockset *bs = &res->bs;
-    if (blockset_init(bs, livetab_count() + 1, &ops)) {
+    if (blockset_init(bs, livetab_count() + heapwalk_count() + 1, &ops)) {
         res->failure = "out of memory";
         return -1;
     }
     phase("locked");
     livetab_each(add_block, bs);
+    heapwalk_each_live(add_old_chunk, bs);
     phase("collected");
     if (blockset_finish(bs)) {
         res->failure = "out of memory";

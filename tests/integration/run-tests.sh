@@ -49,7 +49,8 @@ ALL_TESTS=(
 	# tests-verdicts.sh
 	verdict-global verdict-main-stack verdict-classes verdict-stale-frame
 	verdict-threads verdict-specific verdict-dlopen-tls verdict-pool
-	verdict-realloc verdict-fork verdict-thread-exit verdict-cxx
+	verdict-realloc verdict-fork verdict-thread-exit verdict-late-start
+	verdict-cxx
 	verdict-signal-storm verdict-blocked-thread verdict-lsan-default
 	verdict-report verdict-reach-off
 	verdict-suppressions verdict-under-tracers

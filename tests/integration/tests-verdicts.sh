@@ -153,6 +153,15 @@ t_verdict_thread_exit() {
 		"1131:still-reachable 1132:still-reachable 1133:definitely-lost"
 }
 
+# Collection started late: blocks from before mtrace(), in the main arena
+# and in a thread's arena, are walked through (heapwalk.c).
+t_verdict_late_start() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts_late" || return 1
+	expect_verdicts "$BUILD/verdicts_late" log \
+		"1181:still-reachable 1182:still-reachable 1183:definitely-lost"
+}
+
 # C++: new[] cookies, a secondary base, std::string of both ABIs.
 t_verdict_cxx() {
 	need_libmtrace || return
