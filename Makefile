@@ -9,7 +9,7 @@ MANDIR   = $(DESTDIR)$(PREFIX)/share/man
 PCDIR    = $(LIBDIR)/pkgconfig
 VERSION  = 0.1.0
 
-.PHONY: all lib checker check demo bench deps install uninstall clean
+.PHONY: all lib checker check demo bench deps install uninstall clean docs
 
 all: lib checker
 
@@ -24,6 +24,12 @@ check: all
 
 deps:
 	bash scripts/install-deps.sh
+
+# The MEMLEAK_CONFIG tables of README.md and doc/libmtrace.3, from the
+# option table in libmtrace/config.h.
+docs:
+	$(MAKE) -C libmtrace options-doc
+	libmtrace/options-doc update README.md doc/libmtrace.3
 
 demo: all
 	$(MAKE) -C examples demo

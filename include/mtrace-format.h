@@ -51,11 +51,34 @@
 #define MTF_VERDICT_INDIRECT 'i'
 #define MTF_VERDICT_DEFINITE 'd'
 
+/* The end of a log (libmtrace writes it when it finishes a log; the
+ * checker reads its absence as a log cut short): "#e REASON[ KEY=VALUE]".
+ * The last "#e" of a log decides (an exec that failed goes on logging). */
+#define MTF_REC_END "#e"
+#define MTF_END_EXIT "exit"         /* exit(), _exit(), quick_exit()       */
+#define MTF_END_MUNTRACE "muntrace" /* muntrace(): "= End" follows         */
+#define MTF_END_EXEC "exec" /* the image was replaced: what it held is gone */
+#define MTF_END_SIGNAL "signal" /* killed by a signal: "sig=N"         */
+
 /* A frame outside every known module is written with this module field. */
 #define MTF_NO_MODULE "-"
+
+/* The first line of a libmtrace report (doc/report.md), by which the
+ * checker tells a report from a log. */
+#define MTF_REPORT_MAGIC "# libmtrace report"
+#define MTF_REPORT_FORMAT 1
 
 /* Limits both sides rely on. */
 #define MTF_MAX_DEPTH 256 /* frames per stack                      */
 #define MTF_DEFAULT_DEPTH 32
+
+/* "#t NS" - time (doc/format.md, "Time"): CLOCK_MONOTONIC in nanoseconds
+ * at this point of the log.  One follows the header; then a thread writes
+ * one after handing its buffer to the shared log, unless another was
+ * written less than MTF_TIME_STEP_NS before; and one at each flush of
+ * every buffer (reports, fork, exec, exit).  Readers take the largest
+ * value seen so far as the time of the lines that follow. */
+#define MTF_REC_TIME "#t"
+#define MTF_TIME_STEP_NS 1000000u /* 1 ms */
 
 #endif /* MTRACE_FORMAT_H */

@@ -10,11 +10,10 @@
 MT_EXPORT int libmtrace_report(const char *label)
 {
     SCAN_ENTRY();
-    if (!tracer_active() || !guard_enter())
+    GUARD_SCOPE(entered);
+    if (!entered || !tracer_active())
         return -1;
-    int result = report_write("api", label);
-    guard_leave();
-    return result;
+    return report_write("api", label);
 }
 
 MT_EXPORT int libmtrace_live(long *bytes, long *blocks)

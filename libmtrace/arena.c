@@ -8,7 +8,7 @@
 
 #define CHUNK_SIZE (1u << 20)
 
-static spinlock_t arena_guard = SPINLOCK_INIT;
+static spinlock_t arena_guard = SPINLOCK_INIT(LOCK_RANK_ARENA);
 static char *chunk_next;
 static char *chunk_end;
 

@@ -1,19 +1,41 @@
-/* config.c - parsing of MEMLEAK_CONFIG (see config.h).  Runs at start-up
- * inside the tracer, so it uses no stdio and no heap.  GPL-3.0-or-later. */
+/* config.c - parsing of MEMLEAK_CONFIG from the option table (config.h).
+ * Runs at start-up inside the tracer, so it uses no stdio and no heap.
+ * GPL-3.0-or-later. */
 #include "config.h"
-#include "../include/mtrace-format.h"
+#include "fmt.h"
 #include <signal.h>
 #include <string.h>
 
-struct config mt_config = { .depth = MTF_DEFAULT_DEPTH, .reach = 1 };
+const char *const config_unwinders[] = { CONFIG_UNWINDERS, NULL };
+
+#define CONFIG_DESCRIBE(name_, kind_, def, lo_, hi_, choices_, arg_, help_)    \
+    { .name = #name_,                                                          \
+      .kind = CONFIG_##kind_,                                                  \
+      .offset = offsetof(struct config, name_),                                \
+      .lo = lo_,                                                               \
+      .hi = hi_,                                                               \
+      .choices = choices_,                                                     \
+      .arg = arg_,                                                             \
+      .help = help_ },
+const struct config_option config_options[] = { CONFIG_OPTIONS(
+    CONFIG_DESCRIBE) };
+const size_t config_option_count = sizeof config_options /
+                                   sizeof config_options[0];
+
+struct config mt_config;
 const char *mt_trace_path;
+
+#define CONFIG_DEFAULT_FLAG(name, def) c->name = def;
+#define CONFIG_DEFAULT_NUMBER(name, def) c->name = def;
+#define CONFIG_DEFAULT_CHOICE(name, def) c->name = def;
+#define CONFIG_DEFAULT_SIGNAL(name, def) c->name = def;
+#define CONFIG_DEFAULT_TEXT(name, def) strcpy(c->name, def);
+#define CONFIG_DEFAULT(name, kind, def, ...) CONFIG_DEFAULT_##kind(name, def)
 
 void config_defaults(struct config *c)
 {
     memset(c, 0, sizeof *c);
-    c->depth = MTF_DEFAULT_DEPTH;
-    c->unwinder = UNWIND_FAST;
-    c->reach = 1;
+    CONFIG_OPTIONS(CONFIG_DEFAULT)
 }
 
 static int token_is(const char *tok, size_t len, const char *word)
@@ -46,39 +68,44 @@ static const struct {
     { "TTOU", SIGTTOU },   { "URG", SIGURG },       { "XCPU", SIGXCPU },
     { "XFSZ", SIGXFSZ },   { "VTALRM", SIGVTALRM }, { "PROF", SIGPROF },
     { "WINCH", SIGWINCH }, { "IO", SIGIO },         { "PWR", SIGPWR },
-    { "SYS", SIGSYS },
+    { "SYS", SIGSYS },     { "KILL", SIGKILL },     { "STOP", SIGSTOP },
+    { "SEGV", SIGSEGV },   { "BUS", SIGBUS },       { "ILL", SIGILL },
+    { "FPE", SIGFPE },     { "TRAP", SIGTRAP },     { "ABRT", SIGABRT },
 };
 
 /* Signals a report cannot ride on: uncatchable, or raised by faults. */
 static int usable_for_reports(long sig)
 {
-    return sig > 0 && sig < NSIG && sig != SIGKILL && sig != SIGSTOP &&
-           sig != SIGSEGV && sig != SIGBUS && sig != SIGILL && sig != SIGFPE &&
-           sig != SIGTRAP && sig != SIGABRT;
+    return sig != SIGKILL && sig != SIGSTOP && sig != SIGSEGV &&
+           sig != SIGBUS && sig != SIGILL && sig != SIGFPE && sig != SIGTRAP &&
+           sig != SIGABRT;
 }
 
 int config_signal_number(const char *name, size_t len)
 {
     long n = parse_decimal(name, len);
-    if (n != -1)
-        return usable_for_reports(n) ? (int)n : 0;
-    if (len > 3 && memcmp(name, "SIG", 3) == 0) {
-        name += 3;
-        len -= 3;
+    if (n == -1) {
+        if (len > 3 && memcmp(name, "SIG", 3) == 0) {
+            name += 3;
+            len -= 3;
+        }
+        for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0];
+             i++)
+            if (token_is(name, len, signal_names[i].name))
+                n = signal_names[i].number;
     }
-    for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
-        if (token_is(name, len, signal_names[i].name))
-            return signal_names[i].number;
-    return 0;
+    if (n <= 0 || n >= NSIG)
+        return 0;
+    return usable_for_reports(n) ? (int)n : CONFIG_SIGNAL_UNUSABLE;
 }
 
-/* Builds "libmtrace: MEMLEAK_CONFIG: WHAT 'TOKEN' ignored" and reports it. */
+/* Reports "MEMLEAK_CONFIG: WHAT 'TOKEN' ignored" (the token cut to 120). */
 static void warn_token(config_warn_fn warn, const char *what, const char *tok,
                        size_t len)
 {
     char msg[256];
     size_t n = 0;
-    const char *parts[] = { "libmtrace: MEMLEAK_CONFIG: ", what, " '" };
+    const char *parts[] = { "MEMLEAK_CONFIG: ", what, " '" };
     for (size_t i = 0; i < 3; i++) {
         size_t l = strlen(parts[i]);
         memcpy(msg + n, parts[i], l);
@@ -93,85 +120,103 @@ static void warn_token(config_warn_fn warn, const char *what, const char *tok,
         warn(msg);
 }
 
+/* The value VAL of option O into C; returns the problem, or NULL. */
+static const char *set_value(struct config *c, const struct config_option *o,
+                             const char *val, size_t len)
+{
+    void *field = (char *)c + o->offset;
+    switch (o->kind) {
+    case CONFIG_FLAG:
+        if (val)
+            return "takes no value: option";
+        *(int *)field = 1;
+        return NULL;
+    case CONFIG_NUMBER: {
+        long v = val ? parse_decimal(val, len) : -1;
+        if (v < o->lo || v > o->hi)
+            return "value out of range in option";
+        *(long *)field = v;
+        return NULL;
+    }
+    case CONFIG_CHOICE:
+        for (int i = 0; val && o->choices[i]; i++)
+            if (token_is(val, len, o->choices[i])) {
+                *(int *)field = i;
+                return NULL;
+            }
+        return "unknown value in option";
+    case CONFIG_SIGNAL: {
+        int sig = val ? config_signal_number(val, len) : 0;
+        if (sig == CONFIG_SIGNAL_UNUSABLE)
+            return "signal cannot be caught or is raised by faults, option";
+        if (sig == 0)
+            return "unknown signal in option";
+        *(int *)field = sig;
+        return NULL;
+    }
+    case CONFIG_TEXT:
+        if (val == NULL || len == 0 || len >= CONFIG_TEXT_MAX)
+            return "empty or too long value in option";
+        memcpy(field, val, len);
+        ((char *)field)[len] = '\0';
+        return NULL;
+    }
+    return "unknown option";
+}
+
+/* "  NAME=ARG  HELP (default D)" for each option, through WARN. */
+static void list_options(config_warn_fn warn)
+{
+    char line[1024], def[64];
+    for (size_t i = 0; warn && i < config_option_count; i++) {
+        const struct config_option *o = &config_options[i];
+        const char *parts[] = { "MEMLEAK_CONFIG option ",
+                                o->name,
+                                *o->arg ? "=" : "",
+                                o->arg,
+                                ": ",
+                                o->help,
+                                *config_default_text(o, def, sizeof def)
+                                    ? " (default "
+                                    : "",
+                                def,
+                                *def ? ")" : "" };
+        size_t n = 0;
+        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+            size_t l = strlen(parts[k]);
+            if (l > sizeof line - 1 - n)
+                l = sizeof line - 1 - n;
+            memcpy(line + n, parts[k], l);
+            n += l;
+        }
+        line[n] = '\0';
+        warn(line);
+    }
+}
+
 /* One option; returns 0 when understood. */
 static int parse_option(struct config *c, const char *tok, size_t len,
                         config_warn_fn warn)
 {
     const char *eq = memchr(tok, '=', len);
     size_t key_len = eq ? (size_t)(eq - tok) : len;
-    const char *val = eq ? eq + 1 : NULL;
-    size_t val_len = eq ? len - key_len - 1 : 0;
-
-    if (!eq && token_is(tok, len, "mtraceinit")) {
-        c->mtraceinit = 1;
+    if (!eq && token_is(tok, len, "help")) {
+        list_options(warn);
         return 0;
     }
-    if (!eq && token_is(tok, len, "classic")) {
-        c->classic = 1;
-        return 0;
-    }
-    if (eq && token_is(tok, key_len, "depth")) {
-        long d = parse_decimal(val, val_len);
-        if (d >= 1 && d <= MTF_MAX_DEPTH) {
-            c->depth = (int)d;
-            return 0;
+    for (size_t i = 0; i < config_option_count; i++) {
+        const struct config_option *o = &config_options[i];
+        if (!token_is(tok, key_len, o->name))
+            continue;
+        if (!eq && o->kind != CONFIG_FLAG) {
+            warn_token(warn, "needs a value: option", tok, len);
+            return 1;
         }
-        warn_token(warn, "depth must be 1..256, option", tok, len);
-        return 1;
-    }
-    if (eq && token_is(tok, key_len, "unwind")) {
-        if (token_is(val, val_len, "libunwind")) {
-            c->unwinder = UNWIND_LIBUNWIND;
+        const char *problem = set_value(c, o, eq ? eq + 1 : NULL,
+                                        eq ? len - key_len - 1 : 0);
+        if (problem == NULL)
             return 0;
-        }
-        if (token_is(val, val_len, "glibc")) {
-            c->unwinder = UNWIND_GLIBC;
-            return 0;
-        }
-        if (token_is(val, val_len, "fp")) {
-            c->unwinder = UNWIND_FP;
-            return 0;
-        }
-        if (token_is(val, val_len, "fast")) {
-            c->unwinder = UNWIND_FAST;
-            return 0;
-        }
-        warn_token(warn, "unknown unwinder in option", tok, len);
-        return 1;
-    }
-    if (eq && token_is(tok, key_len, "signal")) {
-        int sig = config_signal_number(val, val_len);
-        if (sig) {
-            c->report_signal = sig;
-            return 0;
-        }
-        warn_token(warn, "unknown signal in option", tok, len);
-        return 1;
-    }
-    if (eq && token_is(tok, key_len, "report")) {
-        if (val_len > 0 && val_len < CONFIG_PATTERN_MAX) {
-            memcpy(c->report_pattern, val, val_len);
-            c->report_pattern[val_len] = '\0';
-            return 0;
-        }
-        warn_token(warn, "bad report destination in option", tok, len);
-        return 1;
-    }
-    if (eq && token_is(tok, key_len, "reach")) {
-        if (token_is(val, val_len, "0") || token_is(val, val_len, "1")) {
-            c->reach = *val == '1';
-            return 0;
-        }
-        warn_token(warn, "reach must be 0 or 1, option", tok, len);
-        return 1;
-    }
-    if (eq && token_is(tok, key_len, "suppressions")) {
-        if (val_len > 0 && val_len < CONFIG_PATTERN_MAX) {
-            memcpy(c->suppressions, val, val_len);
-            c->suppressions[val_len] = '\0';
-            return 0;
-        }
-        warn_token(warn, "bad suppressions file in option", tok, len);
+        warn_token(warn, problem, tok, len);
         return 1;
     }
     warn_token(warn, "unknown option", tok, len);
@@ -193,4 +238,19 @@ int config_parse(struct config *c, const char *text, config_warn_fn warn)
             text++;
     }
     return problems;
+}
+
+const char *config_default_text(const struct config_option *o, char *buf,
+                                size_t size)
+{
+    struct config d;
+    config_defaults(&d);
+    const void *field = (const char *)&d + o->offset;
+    buf[0] = '\0';
+    if (o->kind == CONFIG_NUMBER && size >= 24)
+        *fmt_dec(buf, (uint64_t) * (const long *)field) = '\0';
+    else if (o->kind == CONFIG_CHOICE &&
+             strlen(o->choices[*(const int *)field]) < size)
+        strcpy(buf, o->choices[*(const int *)field]);
+    return buf;
 }

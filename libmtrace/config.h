@@ -1,49 +1,110 @@
-/* config.h - MEMLEAK_CONFIG, a comma-separated list of options:
- *   mtraceinit        start collecting at load, without a call to mtrace()
- *   depth=N           frames kept per stack, 1..MTF_MAX_DEPTH
- *   classic           write glibc's lines only (no stack records)
- *   unwind=NAME       fast (default: our .eh_frame unwinder) | libunwind |
- *                     glibc | fp (frame pointers: only for code built with
- *                     -fno-omit-frame-pointer)
- *   signal=SIG        a report on signal SIG (USR2, SIGUSR2 or a number)
- *   report=PATTERN    where reports go: %p pid, %n sequence, %e program,
- *                     or "stderr"
- *   reach=0|1         the reachability scan at each report point (default 1)
- *   suppressions=FILE leak suppressions in LeakSanitizer's syntax
- * GPL-3.0-or-later. */
+/* config.h - MEMLEAK_CONFIG, a comma-separated list of options.
+ *
+ * Every option is described once, in CONFIG_OPTIONS below: the struct's
+ * fields, the defaults, the parser, `MEMLEAK_CONFIG=help` and the option
+ * tables of README.md and doc/libmtrace.3 (written by `make docs`, checked
+ * by the unit suite) are all made from it.  GPL-3.0-or-later. */
 #ifndef MT_CONFIG_H
 #define MT_CONFIG_H
+#include "../include/mtrace-format.h"
 #include <stddef.h>
 
-enum unwinder { UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP, UNWIND_FAST };
+/* Option kinds: FLAG (no value), NUMBER (decimal in LO..HI), CHOICE (one
+ * of the names in CHOICES, stored as its index), SIGNAL (a signal that
+ * can carry reports), TEXT (a string of at most CONFIG_TEXT_MAX - 1). */
+#define CONFIG_TEXT_MAX 512
 
-#define CONFIG_PATTERN_MAX 512
+enum unwinder { UNWIND_FAST, UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
+#define CONFIG_UNWINDERS "fast", "libunwind", "glibc", "fp"
 
+/* X(NAME, KIND, DEFAULT, LO, HI, CHOICES, ARG, HELP) */
+#define CONFIG_OPTIONS(X)                                                      \
+    X(mtraceinit, FLAG, 0, 0, 0, NULL, "",                                     \
+      "start collecting when the library loads, without any mtrace() "         \
+      "call; a final report is written at exit")                               \
+    X(depth, NUMBER, MTF_DEFAULT_DEPTH, 1, MTF_MAX_DEPTH, NULL, "N",           \
+      "frames kept per stack")                                                 \
+    X(classic, FLAG, 0, 0, 0, NULL, "",                                        \
+      "write glibc's lines only: no stack records, no sN fields (the "         \
+      "caller is still recorded)")                                             \
+    X(unwind, CHOICE, UNWIND_FAST, 0, 0, config_unwinders, "NAME",             \
+      "the unwinder. fast: libmtrace's own .eh_frame unwinder, correct on "    \
+      "-O2 code without frame pointers; a walk that starts where a recent "    \
+      "one did is replayed after checking the words it read. libunwind: "      \
+      "libunwind's unw_backtrace (it keeps a pipe of its own and closes it "   \
+      "again after a program closed all its descriptors, which can close "     \
+      "the program's files). glibc: glibc's backtrace() (libgcc's "            \
+      "unwinder), correct but about 30 times slower. fp: frame pointers, "     \
+      "cheapest, only right for code built with -fno-omit-frame-pointer")      \
+    X(signal, SIGNAL, 0, 0, 0, NULL, "SIG",                                    \
+      "write a report on signal SIG (USR2, SIGUSR2 or a number), even "        \
+      "while the program is idle")                                             \
+    X(reach, NUMBER, 1, 0, 1, NULL, "0|1",                                     \
+      "the reachability scan at each report point and at exit: every "         \
+      "block classified as definitely, indirectly or possibly lost or "        \
+      "still reachable (the other threads are stopped by SIGURG meanwhile); "  \
+      "0: no scan, no verdicts")                                               \
+    X(suppressions, TEXT, "", 0, 0, NULL, "FILE",                              \
+      "leak suppressions in LeakSanitizer's syntax (leak:PATTERN lines), "     \
+      "applied to reports and carried in the log for mtrace-check")            \
+    X(report, TEXT, "", 0, 0, NULL, "PATTERN",                                 \
+      "where reports go: %p pid, %n sequence, %e program name; or stderr")
+
+extern const char *const config_unwinders[];
+
+#define CONFIG_FIELD_FLAG(name) int name;
+#define CONFIG_FIELD_NUMBER(name) long name;
+#define CONFIG_FIELD_CHOICE(name) int name;
+#define CONFIG_FIELD_SIGNAL(name) int name;
+#define CONFIG_FIELD_TEXT(name) char name[CONFIG_TEXT_MAX];
+#define CONFIG_FIELD(name, kind, ...) CONFIG_FIELD_##kind(name)
+
+/* One field per option, named as the option ("" / 0: not given). */
 struct config {
-    int mtraceinit;
-    int classic;
-    int depth;
-    enum unwinder unwinder;
-    int report_signal;                       /* 0: none */
-    char report_pattern[CONFIG_PATTERN_MAX]; /* "": the default */
-    int reach;                               /* reachability scan on */
-    char suppressions[CONFIG_PATTERN_MAX];   /* "": none */
+    CONFIG_OPTIONS(CONFIG_FIELD)
 };
+
+enum config_kind {
+    CONFIG_FLAG,
+    CONFIG_NUMBER,
+    CONFIG_CHOICE,
+    CONFIG_SIGNAL,
+    CONFIG_TEXT
+};
+
+/* An option as the table describes it. */
+struct config_option {
+    const char *name;
+    enum config_kind kind;
+    size_t offset; /* of its field in struct config */
+    long lo, hi;
+    const char *const *choices; /* CHOICE: NULL-terminated */
+    const char *arg;            /* the value's name in the docs, "" */
+    const char *help;
+};
+extern const struct config_option config_options[];
+extern const size_t config_option_count;
 
 /* The process's configuration, read once at start-up (control.c). */
 extern struct config mt_config;
 /* MALLOC_TRACE as read with secure_getenv, or NULL: no log. */
 extern const char *mt_trace_path;
 
-/* Called once per problem with a complete message line (no newline). */
+/* Called once per problem with a message (no newline, no prefix). */
 typedef void (*config_warn_fn)(const char *message);
 
 void config_defaults(struct config *c);
 /* Parses TEXT (may be NULL) into C; an unknown or malformed option is
- * reported through WARN and skipped.  Returns the number of problems. */
+ * reported through WARN and skipped.  Returns the number of problems.
+ * "help" asks for the table: it is written through WARN, line by line. */
 int config_parse(struct config *c, const char *text, config_warn_fn warn);
-/* "USR2", "SIGUSR2" or "12" -> signal number, or 0 (unknown, or a signal
- * that cannot carry reports: KILL, STOP and the fault signals). */
+/* "USR2", "SIGUSR2" or "12" -> signal number; 0 when unknown, and
+ * CONFIG_SIGNAL_UNUSABLE for a signal that cannot carry reports (KILL,
+ * STOP, and the signals faults raise). */
+#define CONFIG_SIGNAL_UNUSABLE (-1)
 int config_signal_number(const char *name, size_t len);
+/* The default of option O as the docs show it ("" for none). */
+const char *config_default_text(const struct config_option *o, char *buf,
+                                size_t size);
 
 #endif

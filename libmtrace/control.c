@@ -1,9 +1,10 @@
 /* control.c - start-up, configuration and the program-facing controls:
  * mtrace(), muntrace(), the MEMLEAK_CONFIG=mtraceinit constructor, the exit
  * handler, and the wrappers that keep the log whole across dlclose() and
- * _exit().  GPL-3.0-or-later. */
+ * _exit() and daemon().  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "config.h"
+#include "diag.h"
 #include "export.h"
 #include "forkgate.h"
 #include "guard.h"
@@ -11,18 +12,23 @@
 #include "real.h"
 #include "report.h"
 #include "scan.h"
+#include "sigtramp.h"
+#include "spin.h"
 #include "suppress.h"
+#include "tracelog.h"
 #include "tracer.h"
 #include "unwind.h"
-#include "writer.h"
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <mcheck.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
-
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 static int configured;
@@ -33,10 +39,10 @@ extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
 /* libstdc++'s hook to release its own memory at exit; absent in C programs. */
 extern void _ZN9__gnu_cxx9__freeresEv(void) __attribute__((weak));
 
-static void warn_line(const char *message)
+/* Problems with MEMLEAK_CONFIG, one line each. */
+static void warn_config(const char *message)
 {
-    write_all(STDERR_FILENO, message, strlen(message));
-    write_all(STDERR_FILENO, "\n", 1);
+    diag(message, NULL);
 }
 
 /* MEMLEAK_CONFIG, read once when the library loads (mtraceinit must be
@@ -47,7 +53,7 @@ static void configure(void)
         return;
     configured = 1;
     config_defaults(&mt_config);
-    config_parse(&mt_config, secure_getenv("MEMLEAK_CONFIG"), warn_line);
+    config_parse(&mt_config, secure_getenv("MEMLEAK_CONFIG"), warn_config);
 }
 
 /* MALLOC_TRACE, read when collection starts, as glibc does: a program may
@@ -56,10 +62,14 @@ static void configure(void)
 static void read_trace_path(void)
 {
     const char *path = secure_getenv("MALLOC_TRACE");
-    if (path && *path && strlen(path) < sizeof trace_path_copy) {
-        strcpy(trace_path_copy, path);
-        mt_trace_path = trace_path_copy;
+    if (path == NULL || *path == '\0')
+        return;
+    if (strlen(path) >= sizeof trace_path_copy) {
+        diag("MALLOC_TRACE is longer than 4095 bytes: no log is written", NULL);
+        return;
     }
+    strcpy(trace_path_copy, path);
+    mt_trace_path = trace_path_copy;
 }
 
 /* As glibc's mtrace does at exit: let libc and libstdc++ free what they
@@ -69,12 +79,12 @@ static void release_and_flush_at_exit(void *unused)
 {
     (void)unused;
     SCAN_ENTRY();
-    if (tracer_active() && mt_config.mtraceinit && guard_enter()) {
-        report_write("exit", NULL); /* before freeres: the program's view */
-        guard_leave();
-    } else if (tracer_active() && tracer_log_path() && guard_enter()) {
-        report_verdicts("exit"); /* the log still gets its verdicts */
-        guard_leave();
+    {
+        GUARD_SCOPE(entered);
+        if (entered && tracer_active() && mt_config.mtraceinit)
+            report_write("exit", NULL); /* before freeres: the program's */
+        else if (entered && tracer_active() && tracelog_path())
+            report_verdicts("exit"); /* the log still gets its verdicts */
     }
     if (tracer_active()) {
         if (_ZN9__gnu_cxx9__freeresEv)
@@ -83,31 +93,35 @@ static void release_and_flush_at_exit(void *unused)
     }
     /* exit() from a signal handler that interrupted the tracer: this
      * thread may hold the log lock, so the buffer is left as it is. */
-    if (guard_enter()) {
-        tracer_exit_flush();
-        guard_leave();
-    }
+    GUARD_SCOPE(entered);
+    if (entered)
+        tracelog_exit();
+}
+
+/* _exit(), quick_exit(), exec: every line out, and "#e REASON". */
+static void end_log(const char *reason)
+{
+    GUARD_SCOPE(entered);
+    if (entered && tracer_started())
+        tracelog_end(reason, 0, 0);
 }
 
 /* quick_exit() runs neither atexit handlers nor our _exit(): write out
  * the log from an at_quick_exit handler (no freeres: that is exit's). */
 static void flush_at_quick_exit(void)
 {
-    if (guard_enter()) {
-        tracer_write_out();
-        guard_leave();
-    }
+    end_log(MTF_END_EXIT);
 }
 
 static void start_collection(void)
 {
-    int entered = guard_enter();
-    pthread_mutex_lock(&control_lock);
+    GUARD_SCOPE(entered);
+    mutex_lock(&control_lock, LOCK_RANK_CONTROL);
     configure();
     if (!tracer_started()) {
         read_trace_path();
         gate_init();
-        unwind_select(mt_config.unwinder);
+        unwind_select(mt_config.unwind);
         unwind_warm_up();
         pthread_atfork(tracer_fork_prepare, tracer_fork_parent,
                        tracer_fork_child);
@@ -117,16 +131,15 @@ static void start_collection(void)
         __cxa_atexit(release_and_flush_at_exit, NULL, NULL);
         at_quick_exit(flush_at_quick_exit);
         report_start_clock();
-        suppress_load(mt_config.suppressions, warn_line);
+        suppress_load(mt_config.suppressions);
         scan_init();
         if (mt_config.reach)
             heapwalk_snapshot(); /* the blocks live before we collect */
         tracer_start();
-        report_watch_signal(mt_config.report_signal);
+        report_watch_signal(mt_config.signal);
+        sigtramp_watch_fatal();
     }
-    pthread_mutex_unlock(&control_lock);
-    if (entered)
-        guard_leave();
+    mutex_unlock(&control_lock, LOCK_RANK_CONTROL);
 }
 
 /* The first call starts collection; each later one writes a report (it
@@ -138,34 +151,42 @@ MT_EXPORT void mtrace(void)
         start_collection();
         return;
     }
-    if (tracer_active() && guard_enter()) {
+    GUARD_SCOPE(entered);
+    if (entered && tracer_active())
         report_write("mtrace", NULL);
-        guard_leave();
-    }
 }
 
 /* A final report, "= End", and collection stops. */
 MT_EXPORT void muntrace(void)
 {
     SCAN_ENTRY();
-    int entered = guard_enter();
+    GUARD_SCOPE(entered);
     if (entered && tracer_active())
         report_write("muntrace", NULL);
     tracer_stop();
-    if (entered)
-        guard_leave();
 }
 
 __attribute__((constructor)) static void on_load(void)
 {
-    int entered = guard_enter();
-    pthread_mutex_lock(&control_lock);
-    configure();
-    pthread_mutex_unlock(&control_lock);
-    if (entered)
-        guard_leave();
+    {
+        GUARD_SCOPE(entered);
+        mutex_lock(&control_lock, LOCK_RANK_CONTROL);
+        configure();
+        mutex_unlock(&control_lock, LOCK_RANK_CONTROL);
+    }
     if (mt_config.mtraceinit)
         start_collection();
+}
+
+static int strip_deepbind(const char *file, int mode)
+{
+    GUARD_SCOPE(entered);
+    if (!entered)
+        return mode;
+    tracelog_note("dlopen(", file ? file : "NULL",
+                  ", RTLD_DEEPBIND): flag removed, so that the library's "
+                  "allocations stay traced");
+    return mode & ~RTLD_DEEPBIND;
 }
 
 /* RTLD_DEEPBIND makes a library bind malloc and free to libc's own, past
@@ -179,13 +200,8 @@ MT_EXPORT void *dlopen(const char *file, int mode)
     static void *(*real_dlopen)(const char *, int);
     if (real_dlopen == NULL)
         real_dlopen = (void *(*)(const char *, int))real_next_symbol("dlopen");
-    if ((mode & RTLD_DEEPBIND) && tracer_active() && guard_enter()) {
-        tracer_note("dlopen(", file ? file : "NULL",
-                    ", RTLD_DEEPBIND): flag removed, so that the library's "
-                    "allocations stay traced");
-        guard_leave();
-        mode &= ~RTLD_DEEPBIND;
-    }
+    if ((mode & RTLD_DEEPBIND) && tracer_active())
+        mode = strip_deepbind(file, mode);
     return real_dlopen(file, mode);
 }
 
@@ -204,9 +220,10 @@ MT_EXPORT int dlclose(void *handle)
     gate_enter();
     int result = real_dlclose(handle);
     gate_leave();
-    if (result == 0 && tracer_active() && guard_enter()) {
-        tracer_after_dlclose();
-        guard_leave();
+    if (result == 0 && tracer_active()) {
+        GUARD_SCOPE(entered);
+        if (entered)
+            tracer_after_dlclose();
     }
     return result;
 }
@@ -214,10 +231,7 @@ MT_EXPORT int dlclose(void *handle)
 /* _exit() skips atexit handlers: write out the buffered log first. */
 MT_EXPORT void _exit(int status)
 {
-    if (tracer_started() && guard_enter()) {
-        tracer_write_out();
-        guard_leave();
-    }
+    end_log(MTF_END_EXIT);
     for (;;)
         syscall(SYS_exit_group, status);
 }
@@ -225,4 +239,43 @@ MT_EXPORT void _exit(int status)
 MT_EXPORT void _Exit(int status)
 {
     _exit(status);
+}
+
+/* glibc's daemon() forks and ends the parent with its internal _exit(),
+ * past our wrapper, so the parent's log would end without its "#e".  The
+ * same steps as glibc 2.36's misc/daemon.c, through our _exit(). */
+MT_EXPORT int daemon(int nochdir, int noclose)
+{
+    switch (fork()) {
+    case -1:
+        return -1;
+    case 0:
+        break;
+    default:
+        _exit(0);
+    }
+    if (setsid() == -1)
+        return -1;
+    if (!nochdir)
+        (void)chdir("/");
+    if (noclose)
+        return 0;
+    struct stat st;
+    int fd = open("/dev/null", O_RDWR);
+    if (fd == -1 || fstat(fd, &st) != 0) {
+        if (fd != -1)
+            close(fd);
+        return -1;
+    }
+    if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3)) {
+        close(fd);
+        errno = ENODEV; /* no call failed: glibc sets it too */
+        return -1;
+    }
+    dup2(fd, STDIN_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    if (fd > 2)
+        close(fd);
+    return 0;
 }

@@ -97,3 +97,16 @@ void counters_sum(uint32_t id, struct stack_counts *out)
             add_into(out, c);
     }
 }
+
+void counters_reset_after_fork(void)
+{
+    for (struct thread_record *r = thread_records(); r; r = r->next_all)
+        for (uint32_t t = 0; t < TOP; t++) {
+            struct stack_counts *_Atomic *mid = atomic_load(&r->counters[t]);
+            for (uint32_t m = 0; mid && m < MID; m++) {
+                struct stack_counts *chunk = atomic_load(&mid[m]);
+                if (chunk)
+                    memset(chunk, 0, CHUNK * sizeof *chunk);
+            }
+        }
+}

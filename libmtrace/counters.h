@@ -22,4 +22,6 @@ void counters_add_free(uint32_t id, long bytes);
 void counters_undo_free(uint32_t id, long bytes);
 /* Sum over all threads, dead or alive. */
 void counters_sum(uint32_t id, struct stack_counts *out);
+/* In a fork child: what the parent allocated is not the child's. */
+void counters_reset_after_fork(void);
 #endif

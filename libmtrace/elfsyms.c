@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "elfsyms.h"
 #include "arena.h"
+#include "real.h"
 #include <elf.h>
 #include <fcntl.h>
 #include <libiberty/demangle.h>
@@ -151,7 +152,7 @@ const char *elfsyms_lookup(struct module *mod, uintptr_t off,
     if (d == NULL)
         return s->name;
     const char *copy = arena_strdup(d);
-    free(d);
+    __libc_free(d); /* cplus_demangle malloc()ed it, guarded: glibc's */
     return copy;
 }
 

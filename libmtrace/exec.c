@@ -7,6 +7,8 @@
 #include "export.h"
 #include "guard.h"
 #include "real.h"
+#include "../include/mtrace-format.h"
+#include "tracelog.h"
 #include "tracer.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -16,12 +18,13 @@
 
 #define MAX_EXECL_ARGS 4096 /* on the stack: 32 KiB */
 
+/* The image that execs is gone with its heap: what it still holds is not
+ * leaked, and the log says so ("#e exec"; a failed exec logs on). */
 static void flush_before_exec(void)
 {
-    if (tracer_started() && guard_enter()) {
-        tracer_write_out();
-        guard_leave();
-    }
+    GUARD_SCOPE(entered);
+    if (entered && tracer_started())
+        tracelog_end(MTF_END_EXEC, 0, 0);
 }
 
 #define REAL(name, type)                                                       \

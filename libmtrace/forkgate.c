@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 static atomic_int fork_pending;
+static int in_fork_child;
 static int asymmetric; /* membarrier registered: cheap entering side */
 
 void gate_init(void)
@@ -88,4 +89,14 @@ void gate_close_for_fork(void)
 void gate_open_after_fork(void)
 {
     atomic_store(&fork_pending, 0);
+}
+
+void gate_note_fork_child(void)
+{
+    in_fork_child = 1;
+}
+
+int gate_loader_list_usable(void)
+{
+    return !in_fork_child;
 }

@@ -19,5 +19,15 @@ void gate_leave(void);
 void gate_close_for_fork(void);
 /* fork parent and child. */
 void gate_open_after_fork(void);
+/* In a fork child, once: see gate_loader_list_usable(). */
+void gate_note_fork_child(void);
+/* Whether dl_iterate_phdr() may be called.  Not in a fork child (until it
+ * execs): a thread of the parent may have held the loader's write lock at
+ * the fork, inside dlopen() itself (glibc allocates there, so that thread
+ * can even be waiting at our gate), and glibc 2.36 resets only the other
+ * loader lock in the child.  Our own lookups then use _dl_find_object()
+ * alone, which takes no lock; unwinders that need dl_iterate_phdr (libunwind)
+ * give way to fastunwind (unwind.c). */
+int gate_loader_list_usable(void);
 
 #endif

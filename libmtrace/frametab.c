@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "frametab.h"
 #include "arena.h"
+#include "real.h"
 #include "fmt.h"
 #include <dlfcn.h>
 #include <libiberty/demangle.h>
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct cmap frames;
+static struct cmap frames = { .lock = SPINLOCK_INIT(LOCK_RANK_FRAMES) };
 static atomic_uint code_epoch;
 
 struct frame_key {
@@ -77,7 +78,7 @@ static const char *demangled(const char *name)
     if (d == NULL)
         return arena_strdup(name);
     const char *copy = arena_strdup(d);
-    free(d); /* the guard is set: this goes straight to glibc */
+    __libc_free(d); /* cplus_demangle malloc()ed it, guarded: glibc's */
     return copy;
 }
 
@@ -92,6 +93,8 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
     f->e.hash = frame_hash(addr, epoch);
     f->addr = addr;
     f->epoch = epoch;
+    atomic_store_explicit(&f->checked, modmap_unload_gen(),
+                          memory_order_relaxed);
     f->mod = modmap_find(addr);
     f->offset = f->mod ? addr - f->mod->bias : addr;
     if (found && info.dli_sname) {
@@ -109,11 +112,25 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
 static __thread struct frame *last_frame
     __attribute__((tls_model("initial-exec")));
 
-struct frame *frametab_get(uintptr_t addr)
+int frametab_check(struct frame *f)
 {
-    struct frame *last = last_frame;
-    if (last && last->addr == addr && last->epoch == frametab_epoch())
-        return last;
+    unsigned gen = modmap_unload_gen();
+    if (atomic_load_explicit(&f->checked, memory_order_relaxed) == gen)
+        return 1;
+    /* The address is live code (it is being unwound through or called
+     * from): the module there now is either F's, loaded again, or
+     * another one. */
+    if (f->mod && atomic_load(&f->mod->unloaded) &&
+        modmap_find(f->addr) != f->mod) {
+        frametab_new_epoch();
+        return 0;
+    }
+    atomic_store_explicit(&f->checked, gen, memory_order_relaxed);
+    return 1;
+}
+
+static struct frame *lookup(uintptr_t addr)
+{
     struct frame_key key = { addr, frametab_epoch() };
     uint64_t hash = frame_hash(addr, key.epoch);
     struct frame *f = (struct frame *)cmap_find(&frames, hash, frame_eq, &key);
@@ -123,6 +140,19 @@ struct frame *frametab_get(uintptr_t addr)
             return NULL;
         f = (struct frame *)cmap_insert(&frames, &f->e, frame_eq, &key);
     }
+    return f;
+}
+
+struct frame *frametab_get(uintptr_t addr)
+{
+    struct frame *f = last_frame;
+    if (f && f->addr == addr && f->epoch == frametab_epoch() &&
+        atomic_load_explicit(&f->checked, memory_order_relaxed) ==
+            modmap_unload_gen())
+        return f;
+    do
+        f = lookup(addr);
+    while (f && !frametab_check(f));
     last_frame = f;
     return f;
 }

@@ -7,6 +7,7 @@
 #define MT_FRAMETAB_H
 #include "cmap.h"
 #include "modmap.h"
+#include <stdatomic.h>
 #include <stdint.h>
 
 struct frame {
@@ -20,13 +21,19 @@ struct frame {
     const char *where; /* glibc's "FILE:(SYM+OFF)[0xADDR]"; NULL: none */
     size_t where_len;
     unsigned emitted_gen; /* log writer's: last log holding its #f record */
+    atomic_uint checked;  /* modmap_unload_gen() when last found valid */
 };
 
 /* The frame for ADDR, resolving it on first sight.  NULL only when out of
  * memory.  May call dladdr/dl_iterate_phdr: no tracer lock may be held. */
 struct frame *frametab_get(uintptr_t addr);
-/* After a dlclose(): addresses may now belong to other code, so every
- * address is resolved again (and stacks are keyed anew). */
+/* Whether F still describes the code at its address.  Only a dlclose()
+ * can make it wrong, and only when other code is then loaded where F's
+ * module was: the code epoch then moves on, every address is resolved
+ * again and stacks are keyed anew, and this returns 0.  A module loaded
+ * again at the same place (same build-id) keeps its frames.  Cheap while
+ * no module was unloaded since F was last checked. */
+int frametab_check(struct frame *f);
 void frametab_new_epoch(void);
 unsigned frametab_epoch(void);
 void frametab_lock_for_fork(void);

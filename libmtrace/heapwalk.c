@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include "heapwalk.h"
 #include "arena.h"
-#include <fcntl.h>
+#include "maps.h"
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -74,22 +74,6 @@ static uintptr_t walk(uintptr_t first, uintptr_t end)
 
 /* ---- finding the heaps ------------------------------------------------ */
 
-static char maps[65536];
-
-static uintptr_t hex(const char **s)
-{
-    uintptr_t v = 0;
-    for (;; (*s)++) {
-        char c = **s;
-        if (c >= '0' && c <= '9')
-            v = v << 4 | (uintptr_t)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v = v << 4 | (uintptr_t)(c - 'a' + 10);
-        else
-            return v;
-    }
-}
-
 /* A thread arena's heap: the chunks start after heap_info (and, in an
  * arena's first heap, its malloc_state), at a place not known from
  * outside; the right one is the start from which the chain of chunks
@@ -113,46 +97,23 @@ static void walk_arena_heap(uintptr_t heap, uintptr_t mapped_end)
     }
 }
 
+static int walk_mapping(const struct mapping *m, void *arg)
+{
+    uintptr_t brk_now = *(const uintptr_t *)arg;
+    if (m->perms[0] != 'r' || m->perms[1] != 'w')
+        return 0;
+    if (strcmp(m->path, "[heap]") == 0)
+        walk(m->start, brk_now > m->start && brk_now < m->end ? brk_now
+                                                               : m->end);
+    else if (*m->path == '\0' && m->start % ARENA_HEAP_SIZE == 0)
+        walk_arena_heap(m->start, m->end);
+    return 0;
+}
+
 void heapwalk_snapshot(void)
 {
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps",
-                          O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    size_t len = 0;
-    long n;
-    while (len < sizeof maps - 1 &&
-           (n = syscall(SYS_read, fd, maps + len, sizeof maps - 1 - len)) > 0)
-        len += (size_t)n;
-    syscall(SYS_close, fd);
-    maps[len] = '\0';
     uintptr_t brk_now = (uintptr_t)syscall(SYS_brk, 0);
-    for (const char *s = maps; *s;) {
-        uintptr_t lo = hex(&s);
-        s++;
-        uintptr_t hi = hex(&s);
-        int rw = s[1] == 'r' && s[2] == 'w';
-        const char *eol = strchr(s, '\n');
-        if (eol == NULL)
-            break;
-        /* The path follows perms, offset, device and inode. */
-        const char *path = s;
-        for (int f = 0; f < 4 && path < eol; f++) {
-            while (path < eol && *path == ' ')
-                path++;
-            while (path < eol && *path != ' ')
-                path++;
-        }
-        while (path < eol && *path == ' ')
-            path++;
-        int heap = eol - path == 6 && memcmp(path, "[heap]", 6) == 0;
-        int anon = path == eol;
-        if (rw && heap)
-            walk(lo, brk_now < hi && brk_now > lo ? brk_now : hi);
-        else if (rw && anon && lo % ARENA_HEAP_SIZE == 0)
-            walk_arena_heap(lo, hi);
-        s = eol + 1;
-    }
+    maps_each(walk_mapping, &brk_now);
 }
 
 /* The header at CHUNK, read without faulting (the heap may have shrunk). */

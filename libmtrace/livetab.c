@@ -54,10 +54,12 @@ struct side_block {
     uint32_t stack, tag;
 };
 
-static struct shard shards[SHARDS];
+static struct shard shards[SHARDS] = {
+    [0 ... SHARDS - 1] = { .lock = SPINLOCK_INIT(LOCK_RANK_LIVE) }
+};
 static struct side_block *side;
 static size_t side_count, side_cap, far_count;
-static spinlock_t side_lock = SPINLOCK_INIT;
+static spinlock_t side_lock = SPINLOCK_INIT(LOCK_RANK_SIDE);
 
 static uintptr_t addr_of(uint64_t word)
 {
@@ -92,9 +94,8 @@ static int is_far(uintptr_t ptr)
  * table.  Stretches, not 4 KiB pages: stretches hashed to the same slots
  * share them, and with whole pages (256 slots each, a third to all of
  * them taken by one page of small blocks) such overlaps made probe runs
- * of hundreds of slots (measured: 1,240 instructions an insert with 1M
- * live blocks, 360 with stretches; 0.43 s against 0.39 s on bench live).
- * Smaller stretches lose more to cache misses than they gain. */
+ * of hundreds of slots.  Smaller stretches lose more to cache misses than
+ * they gain (bench/RESULTS.md and the commit history have the figures). */
 #define STRETCH_SHIFT 8
 #define IN_STRETCH_BITS (STRETCH_SHIFT - 4) /* 16-byte granules in a stretch */
 
@@ -392,10 +393,24 @@ void livetab_each(void (*fn)(uintptr_t, size_t, uint32_t, void *), void *arg)
             fn(side[i].ptr, side[i].size, side[i].stack, arg);
 }
 
+void livetab_disown_all(void)
+{
+    for (int s = 0; s < SHARDS; s++) {
+        struct shard *sh = &shards[s];
+        for (size_t i = 0; sh->slots && i <= sh->mask; i++)
+            if (sh->slots[i].word && !is_freed(sh->slots[i].word))
+                sh->slots[i].stack = LIVE_STACK_INHERITED;
+    }
+    for (size_t i = 0; i < side_count; i++)
+        side[i].stack = LIVE_STACK_INHERITED;
+}
+
+/* Every shard at once: one rank for them all (debug.h). */
 void livetab_lock_all(void)
 {
+    LOCK_RANK_TAKE(LOCK_RANK_LIVE);
     for (int i = 0; i < SHARDS; i++)
-        spin_lock(&shards[i].lock);
+        spin_lock_unranked(&shards[i].lock);
     spin_lock(&side_lock);
 }
 
@@ -403,5 +418,6 @@ void livetab_unlock_all(void)
 {
     spin_unlock(&side_lock);
     for (int i = SHARDS - 1; i >= 0; i--)
-        spin_unlock(&shards[i].lock);
+        spin_unlock_unranked(&shards[i].lock);
+    LOCK_RANK_DROP(LOCK_RANK_LIVE);
 }

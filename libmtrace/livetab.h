@@ -14,6 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The stack id of a block a fork child inherited (stack ids start at 1):
+ * it is not the child's, so its free is not logged and it is never
+ * reported, but it stays in the table as part of the heap. */
+#define LIVE_STACK_INHERITED 0u
+/* In a fork child: every block in the table becomes inherited. */
+void livetab_disown_all(void);
+
 /* Enters a block whose allocation line carries TAG (0: no line).  Returns
  * the tag of the line that freed the same address, when the table still
  * holds it (the new "+" must not precede it in the log), else 0. */
@@ -41,8 +48,8 @@ int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack);
  * not wait for memory (the table is far larger than the cache). */
 void livetab_prefetch(uintptr_t ptr);
 /* The same for the neighbourhood after PTR's: programs often allocate and
- * free neighbours in address order (measured: -20 % wall time on bench
- * live, where each neighbourhood's slots otherwise miss the cache). */
+ * free neighbours in address order, and each neighbourhood's slots would
+ * otherwise miss the cache. */
 void livetab_prefetch_next(uintptr_t ptr);
 /* Live blocks (freed entries are not counted). */
 size_t livetab_count(void);

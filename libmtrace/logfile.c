@@ -103,10 +103,18 @@ static int claim(const char *name)
      * opened for reading too would never see its reader go (and block
      * once full), and a device needs no check. */
     struct stat st;
-    int regular = stat(name, &st) != 0 || S_ISREG(st.st_mode);
+    int exists = stat(name, &st) == 0;
+    int regular = !exists || S_ISREG(st.st_mode);
     int fd = regular ? open_retrying(name, O_RDWR | O_CREAT | O_CLOEXEC) : -1;
-    if (fd < 0)
+    if (fd < 0 && exists && S_ISFIFO(st.st_mode)) {
+        /* Opening a FIFO for writing waits for a reader, maybe forever:
+         * without one, ENXIO, and the program goes on without a log. */
+        fd = open_retrying(name, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0)
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    } else if (fd < 0) {
         fd = open_retrying(name, O_WRONLY | O_CREAT | O_CLOEXEC);
+    }
     if (fd < 0)
         return -1;
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {

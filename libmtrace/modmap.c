@@ -1,15 +1,25 @@
-/* modmap.c - see modmap.h.  The table is append-only: readers scan it
- * without a lock (entries are complete before the count that publishes
- * them); writers, always inside a dl_iterate_phdr callback, hold
- * modmap_lock.  Lock order: loader lock, then modmap_lock, then arena.
- * GPL-3.0-or-later. */
+/* modmap.c - see modmap.h.  The table of records is append-only: readers
+ * look at it without a lock (a record is complete before the count that
+ * publishes it); writers, always inside a dl_iterate_phdr callback or
+ * with what _dl_find_object gave, hold modmap_lock.  Lock order: loader
+ * lock, then modmap_lock, then arena.
+ *
+ * A module unloaded and loaded again at the same place (same bias and
+ * extent, build-id and path: a plugin reloaded in a loop) gets its record
+ * back instead of a new one, so records, frames and stacks stay bounded
+ * by the code the program really runs, and lookups by address go through
+ * a sorted index of the loaded modules (binary search) whatever the
+ * history.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "modmap.h"
 #include "arena.h"
+#include "forkgate.h"
+#include "maps.h"
 #include "spin.h"
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <sched.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,8 +27,18 @@
 
 static struct module *modules[MODMAP_MAX];
 static atomic_int module_count;
-static spinlock_t modmap_lock = SPINLOCK_INIT;
+static spinlock_t modmap_lock = SPINLOCK_INIT(LOCK_RANK_MODMAP);
 static const char *exe_path;
+static atomic_uint unload_gen;
+
+/* The loaded modules sorted by start, for lookups by address.  Rebuilt by
+ * writers (modmap_lock held) in place; readers retry while the sequence
+ * number is odd or moved (a seqlock: no reader ever waits on a lock). */
+static struct {
+    atomic_uint seq;
+    int n;
+    struct module *by_lo[MODMAP_MAX];
+} loaded_index;
 
 int modmap_count(void)
 {
@@ -30,14 +50,62 @@ struct module *modmap_get(int id)
     return id >= 0 && id < modmap_count() ? modules[id] : NULL;
 }
 
+unsigned modmap_unload_gen(void)
+{
+    return atomic_load_explicit(&unload_gen, memory_order_acquire);
+}
+
+/* modmap_lock held: the index from the records. */
+static void rebuild_index(void)
+{
+    atomic_fetch_add_explicit(&loaded_index.seq, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    int n = 0;
+    for (int i = 0; i < modmap_count(); i++) {
+        struct module *m = modules[i];
+        if (atomic_load(&m->unloaded))
+            continue;
+        int k = n++;
+        while (k > 0 && loaded_index.by_lo[k - 1]->lo > m->lo) {
+            loaded_index.by_lo[k] = loaded_index.by_lo[k - 1];
+            k--;
+        }
+        loaded_index.by_lo[k] = m;
+    }
+    loaded_index.n = n;
+    atomic_fetch_add_explicit(&loaded_index.seq, 1, memory_order_release);
+}
+
+/* The last loaded module starting at or before ADDR, if ADDR is in it. */
+static struct module *search_index(uintptr_t addr)
+{
+    int lo = 0, hi = loaded_index.n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (loaded_index.by_lo[mid]->lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    struct module *m = lo > 0 ? loaded_index.by_lo[lo - 1] : NULL;
+    return m && addr < m->hi ? m : NULL;
+}
+
 static struct module *find_loaded(uintptr_t addr)
 {
-    for (int i = modmap_count() - 1; i >= 0; i--) {
-        struct module *m = modules[i];
-        if (addr >= m->lo && addr < m->hi && !atomic_load(&m->unloaded))
-            return m;
+    for (;;) {
+        unsigned seq = atomic_load_explicit(&loaded_index.seq,
+                                            memory_order_acquire);
+        if (seq & 1) {
+            sched_yield();
+            continue;
+        }
+        struct module *m = search_index(addr);
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&loaded_index.seq, memory_order_relaxed) ==
+            seq)
+            return m && !atomic_load(&m->unloaded) ? m : NULL;
     }
-    return NULL;
 }
 
 const char *modmap_executable_path(void)
@@ -103,33 +171,59 @@ static void load_extent(struct dl_phdr_info *info, uintptr_t *lo, uintptr_t *hi)
     }
 }
 
-static struct module *find_same(uintptr_t bias, uintptr_t lo)
+/* The path a module was loaded by, made absolute when the loader knows
+ * it by a relative name (dlopen("./plugin.so")): the file mapped at the
+ * module's start, as /proc/self/maps names it, so the checker finds it
+ * from any directory.  NAME is returned when that cannot be learnt. */
+static const char *absolute_path(const char *name, uintptr_t lo, char *buf,
+                                 size_t size)
+{
+    if (name[0] == '/' || maps_path_at(lo, buf, size) != 0)
+        return name;
+    return buf;
+}
+
+/* The record for a module with this extent, build-id and path: a loaded
+ * one, or an unloaded one that the module is the same as (a reload at the
+ * same place). */
+static struct module *find_same(uintptr_t bias, uintptr_t lo, uintptr_t hi,
+                                const char *build_id, const char *path)
 {
     for (int i = modmap_count() - 1; i >= 0; i--) {
         struct module *m = modules[i];
-        if (m->bias == bias && m->lo == lo && !atomic_load(&m->unloaded))
+        if (m->bias != bias || m->lo != lo)
+            continue;
+        if (!atomic_load(&m->unloaded))
             return m;
+        if (m->hi == hi && strcmp(m->build_id, build_id) == 0 &&
+            strcmp(m->path, path) == 0) {
+            atomic_store(&m->unloaded, 0);
+            rebuild_index();
+            return m;
+        }
     }
     return NULL;
 }
 
-static void add_module(struct dl_phdr_info *info, uintptr_t lo, uintptr_t hi)
+static struct module *add_module(uintptr_t bias, uintptr_t lo, uintptr_t hi,
+                                 const char *build_id, const char *path)
 {
     int n = modmap_count();
     if (n >= MODMAP_MAX)
-        return;
+        return NULL;
     struct module *m = arena_alloc(sizeof *m);
     if (m == NULL)
-        return;
-    const char *name = info->dlpi_name;
+        return NULL;
     m->id = n;
-    m->bias = info->dlpi_addr;
+    m->bias = bias;
     m->lo = lo;
     m->hi = hi;
-    m->path = (name && *name) ? arena_strdup(name) : modmap_executable_path();
-    read_build_id(info, m->build_id);
+    m->path = path == exe_path ? path : arena_strdup(path);
+    strcpy(m->build_id, build_id);
     modules[n] = m;
     atomic_store_explicit(&module_count, n + 1, memory_order_release);
+    rebuild_index();
+    return m;
 }
 
 /* Records every module not known yet; flags the known ones in SEEN. */
@@ -137,15 +231,19 @@ static int scan_module(struct dl_phdr_info *info, size_t size, void *seen)
 {
     (void)size;
     uintptr_t lo, hi;
+    char build_id[BUILD_ID_HEX_MAX + 1], abs[4096];
     load_extent(info, &lo, &hi);
     if (lo >= hi)
         return 0;
+    read_build_id(info, build_id);
+    const char *name = info->dlpi_name;
+    const char *path = (name && *name)
+                           ? absolute_path(name, lo, abs, sizeof abs)
+                           : modmap_executable_path();
     spin_lock(&modmap_lock);
-    struct module *m = find_same(info->dlpi_addr, lo);
-    if (m == NULL) {
-        add_module(info, lo, hi);
-        m = find_same(info->dlpi_addr, lo);
-    }
+    struct module *m = find_same(info->dlpi_addr, lo, hi, build_id, path);
+    if (m == NULL)
+        m = add_module(info->dlpi_addr, lo, hi, build_id, path);
     if (m && seen)
         ((unsigned char *)seen)[m->id] = 1;
     spin_unlock(&modmap_lock);
@@ -187,6 +285,8 @@ struct module *modmap_find(uintptr_t addr)
         return m;
     if (scan_by_address(addr) && (m = find_loaded(addr)) != NULL)
         return m;
+    if (!gate_loader_list_usable())
+        return NULL; /* what _dl_find_object cannot name stays unnamed */
     dl_iterate_phdr(scan_module, NULL);
     return find_loaded(addr);
 }
@@ -199,13 +299,21 @@ int modmap_mark_unloaded(void)
     int gone = 0;
     /* Only modules known before the scan can be judged by it. */
     int n = modmap_count();
+    if (!gate_loader_list_usable())
+        return 0; /* records stay as they are: frames checked anew keep them */
     memset(seen, 0, sizeof seen);
     dl_iterate_phdr(scan_module, seen);
+    spin_lock(&modmap_lock);
     for (int i = 0; i < n; i++)
         if (!seen[i] && !atomic_load(&modules[i]->unloaded)) {
             atomic_store(&modules[i]->unloaded, 1);
             gone++;
         }
+    if (gone) {
+        rebuild_index();
+        atomic_fetch_add(&unload_gen, 1);
+    }
+    spin_unlock(&modmap_lock);
     return gone;
 }
 

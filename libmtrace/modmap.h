@@ -14,7 +14,7 @@ struct module {
     int id;
     uintptr_t bias;   /* dlpi_addr: 0 for non-PIE executables */
     uintptr_t lo, hi; /* extent of the PT_LOAD segments       */
-    const char *path;
+    const char *path; /* absolute, but for the vDSO's   */
     char build_id[BUILD_ID_HEX_MAX + 1]; /* hex, "" when absent          */
     atomic_int unloaded;
     /* Owned by the log writer (under the log lock): the log generation in
@@ -22,12 +22,15 @@ struct module {
     unsigned emitted_gen, unload_emitted_gen;
 };
 
-/* The module containing ADDR, scanning the loader's list again when it is
- * not known yet (a dlopen since the last look).  NULL when none does.
+/* The loaded module containing ADDR, scanning the loader's list again when
+ * it is not known yet (a dlopen since the last look).  NULL when none does.
  * Calls dl_iterate_phdr: never call it with a tracer lock held. */
 struct module *modmap_find(uintptr_t addr);
 /* After dlclose(): marks modules that are gone.  Returns how many. */
 int modmap_mark_unloaded(void);
+/* Moves on each time modmap_mark_unloaded() marks a module: a frame or
+ * stack checked at an older value must be checked again (frametab.h). */
+unsigned modmap_unload_gen(void);
 /* Modules known so far, in id order. */
 int modmap_count(void);
 struct module *modmap_get(int id);

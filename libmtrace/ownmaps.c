@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static spinlock_t lock = SPINLOCK_INIT;
+static spinlock_t lock = SPINLOCK_INIT(LOCK_RANK_OWNMAPS);
 static struct addr_range *ranges;
 static size_t count, cap;
 

@@ -41,9 +41,6 @@ void *real_aligned_alloc(size_t alignment, size_t size)
 
 void *real_next_symbol(const char *name)
 {
-    int entered = guard_enter();
-    void *sym = dlsym(RTLD_NEXT, name);
-    if (entered)
-        guard_leave();
-    return sym;
+    GUARD_SCOPE(entered); /* held either way: dlsym allocates */
+    return dlsym(RTLD_NEXT, name);
 }

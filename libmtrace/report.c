@@ -5,9 +5,11 @@
  * GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "report.h"
+#include "../include/mtrace-format.h"
 #include "arena.h"
 #include "config.h"
 #include "counters.h"
+#include "diag.h"
 #include "elfsyms.h"
 #include "fmt.h"
 #include "guard.h"
@@ -16,10 +18,12 @@
 #include "modmap.h"
 #include "scan.h"
 #include "stacktab.h"
+#include "tracelog.h"
 #include "tracer.h"
 #include "writer.h"
 #include <errno.h>
 #include <fcntl.h>
+#include "spin.h"
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
@@ -57,10 +61,23 @@ static double seconds_between(const struct timespec *a,
     return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
+static void forget_stack_history(struct stack *s, void *arg)
+{
+    (void)arg;
+    s->prev_bytes = s->prev_blocks = s->prev_allocs = s->prev_alloc_bytes = 0;
+}
+
+/* A fork child's reports start from nothing, as its counters do. */
+static void report_after_fork_child(void)
+{
+    stacktab_each(forget_stack_history, NULL);
+}
+
 void report_start_clock(void)
 {
     clock_gettime(CLOCK_MONOTONIC, &clock_zero);
     previous_report = clock_zero;
+    pthread_atfork(NULL, NULL, report_after_fork_child);
 }
 
 /* ---- gathering ---------------------------------------------------------- */
@@ -302,7 +319,9 @@ static void put_stack_row(struct writer *w, const struct stack_row *r,
 static void put_header(struct writer *w, const char *trigger, const char *label,
                        double uptime, double interval)
 {
-    writer_puts(w, "# libmtrace report, format 1\nprogram ");
+    writer_puts(w, MTF_REPORT_MAGIC ", format ");
+    writer_dec(w, MTF_REPORT_FORMAT);
+    writer_puts(w, "\nprogram ");
     writer_puts(w, modmap_executable_path());
     writer_putc(w, '\n');
     put_key(w, "pid", getpid());
@@ -390,47 +409,56 @@ static int expand_report_name(const char *pattern, char *out, size_t size)
     return fmt_expand(pattern, "pne%", values, out, size);
 }
 
-/* The default: beside the log ("LOG.N.memlog"), else
- * "PROGRAM-PID-N.memlog" in the working directory. */
+/* The default: "PROGRAM.PID.N.memlog" in the log's directory (the working
+ * directory without a log, or when the log is not a regular file).  The
+ * name says which process and which report it is, and never starts with
+ * the log's own name, so "mtrace-check prog trace.log*" takes no report
+ * for a log. */
 static int default_report_name(char *out, size_t size)
 {
-    const char *log = tracer_log_path();
+    const char *log = tracelog_path();
     char pattern[4200];
     struct stat st;
-    /* Beside a log that is a file: never /dev/stdout.1.memlog. */
+    pattern[0] = '\0';
     if (log && strlen(log) < 4000 && stat(log, &st) == 0 &&
         S_ISREG(st.st_mode)) {
-        strcpy(pattern, log);
-        for (char *p = pattern; *p; p++)
-            if (*p == '%')
-                *p = '_'; /* a log name is not a pattern */
-        strcat(pattern, ".%n.memlog");
-    } else {
-        strcpy(pattern, "%e-%p-%n.memlog");
+        const char *slash = strrchr(log, '/');
+        size_t dir = slash ? (size_t)(slash - log) + 1 : 0;
+        for (size_t i = 0; i < dir; i++) /* a directory is not a pattern */
+            pattern[i] = log[i] == '%' ? '_' : log[i];
+        pattern[dir] = '\0';
     }
+    strcat(pattern, "%e.%p.%n.memlog");
     return expand_report_name(pattern, out, size);
 }
 
-/* Opens where this report goes; *OWNED says whether to close it. */
+/* Opens where this report goes; *OWNED says whether to close it.  A
+ * destination that cannot be written is said once, on stderr. */
 static int open_destination(int *owned)
 {
-    const char *pattern = mt_config.report_pattern;
+    static int warned;
+    const char *pattern = mt_config.report;
     char path[4096];
     *owned = 0;
     if (strcmp(pattern, "stderr") == 0)
         return STDERR_FILENO;
     int bad = *pattern ? expand_report_name(pattern, path, sizeof path)
                        : default_report_name(path, sizeof path);
-    if (bad)
-        return -1;
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = bad ? -1
+                 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0 && !warned) {
+        warned = 1;
+        diag("cannot write the report ", bad ? pattern : path, ": ",
+             bad ? "name too long" : strerror(errno),
+             "; later reports that fail are not reported", NULL);
+    }
     *owned = fd >= 0;
     return fd;
 }
 
 int report_write(const char *trigger, const char *label)
 {
-    pthread_mutex_lock(&report_lock);
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
     report_seq++;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -469,20 +497,20 @@ int report_write(const char *trigger, const char *label)
     pages_unmap(g.rows, g.cap * sizeof *g.rows);
     leakreport_free(&lr);
     scan_release(&scan);
-    pthread_mutex_unlock(&report_lock);
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
     /* The log on disk then holds every event the report counted, so it can
      * be checked while the program runs on. */
-    tracer_write_out();
+    tracelog_write_out();
     return result;
 }
 
 int report_verdicts(const char *trigger)
 {
     struct scan_result scan;
-    pthread_mutex_lock(&report_lock);
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
     int result = scan_run(&scan, trigger);
     scan_release(&scan);
-    pthread_mutex_unlock(&report_lock);
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
     return result;
 }
 

@@ -1,6 +1,7 @@
 /* roots.c - see roots.h.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "roots.h"
+#include "maps.h"
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -39,39 +40,33 @@ static int grow(void **arr, size_t *cap, size_t elem, size_t need,
     return 0;
 }
 
-struct phdr_walk {
-    struct roots_plan *p;
-    const struct scratch_ops *ops;
-    uintptr_t self; /* an address inside libmtrace.so */
-};
+/* libmtrace.so's own writable segments: found once (roots_init), with
+ * the loader; a fork child may not call it (forkgate.h). */
+static struct addr_range own_segments[8];
+static size_t own_nsegments;
 
-static int on_module(struct dl_phdr_info *info, size_t size, void *arg)
+static int find_own_segments(struct dl_phdr_info *info, size_t size,
+                             void *arg)
 {
     (void)size;
-    struct phdr_walk *walk = arg;
-    struct roots_plan *p = walk->p;
+    uintptr_t self = (uintptr_t)arg;
     int ours = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && walk->self - lo < ph->p_memsz)
+        if (ph->p_type == PT_LOAD && self - lo < ph->p_memsz)
             ours = 1;
     }
-    for (int i = 0; i < info->dlpi_phnum; i++) {
+    for (int i = 0; ours && i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || !ph->p_memsz)
-            continue;
-        struct addr_range r = { info->dlpi_addr + ph->p_vaddr,
-                                info->dlpi_addr + ph->p_vaddr + ph->p_memsz };
-        if (ours) {
-            if (p->nownseg < sizeof p->ownseg / sizeof p->ownseg[0])
-                p->ownseg[p->nownseg++] = r;
-        } else if (grow((void **)&p->modseg, &p->capmodseg, sizeof r,
-                        p->nmodseg + 1, walk->ops) == 0) {
-            p->modseg[p->nmodseg++] = r;
-        }
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && ph->p_memsz &&
+            own_nsegments < sizeof own_segments / sizeof own_segments[0])
+            own_segments[own_nsegments++] = (struct addr_range){
+                info->dlpi_addr + ph->p_vaddr,
+                info->dlpi_addr + ph->p_vaddr + ph->p_memsz
+            };
     }
-    return 0;
+    return ours;
 }
 
 /* What the loader and libc say about threads, looked up once when
@@ -102,38 +97,18 @@ void roots_init(void)
     size_t align = 0;
     if (info)
         info(&thread_layout.tls_static_size, &align);
+    dl_iterate_phdr(find_own_segments, (void *)(uintptr_t)&roots_init);
 }
 
-static size_t file_size(const char *path)
-{
-    static char buf[65536];
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-    size_t total = 0;
-    if (fd < 0)
-        return 0;
-    for (long n; (n = syscall(SYS_read, fd, buf, sizeof buf)) > 0;)
-        total += (size_t)n;
-    syscall(SYS_close, fd);
-    return total;
-}
-
-int roots_prepare(struct roots_plan *p, const struct scratch_ops *ops)
+int roots_prepare(struct roots_plan *p)
 {
     memset(p, 0, sizeof *p);
-    struct phdr_walk walk = { p, ops, (uintptr_t)&roots_prepare };
-    dl_iterate_phdr(on_module, &walk);
+    memcpy(p->ownseg, own_segments, sizeof own_segments);
+    p->nownseg = own_nsegments;
     p->sizeof_pthread = thread_layout.sizeof_pthread;
     p->tid_offset = thread_layout.tid_offset;
     p->tls_static_size = thread_layout.tls_static_size;
-    p->maps_bytes = file_size("/proc/self/maps");
     return 0;
-}
-
-void roots_plan_free(struct roots_plan *p, const struct scratch_ops *ops)
-{
-    if (p->modseg)
-        ops->unmap(p->modseg, p->capmodseg * sizeof *p->modseg, ops->ctx);
-    memset(p, 0, sizeof *p);
 }
 
 /* ---- sorting without memory ---------------------------------------------- */
@@ -186,58 +161,6 @@ size_t ranges_merge(struct addr_range *r, size_t n)
 
 enum map_kind { MAP_ANON, MAP_HEAP, MAP_STACK, MAP_SPECIAL, MAP_FILE };
 
-static int read_maps(struct roots *r, size_t guess,
-                     const struct scratch_ops *ops)
-{
-    size_t cap = guess * 2 + 65536;
-    for (;;) {
-        if (r->text)
-            ops->unmap(r->text, r->text_cap, ops->ctx);
-        r->text = ops->map(cap, ops->ctx);
-        r->text_cap = cap;
-        if (r->text == NULL)
-            return -1;
-        int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps",
-                              O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            return -1;
-        size_t len = 0;
-        long n;
-        while (len < cap - 1 &&
-               (n = syscall(SYS_read, fd, r->text + len, cap - 1 - len)) > 0)
-            len += (size_t)n;
-        syscall(SYS_close, fd);
-        if (len < cap - 1) {
-            r->text[len] = '\0';
-            return 0;
-        }
-        cap *= 2; /* did not fit: read it all again */
-    }
-}
-
-static uintptr_t parse_hex(const char **s)
-{
-    uintptr_t v = 0;
-    for (;; (*s)++) {
-        char c = **s;
-        if (c >= '0' && c <= '9')
-            v = v << 4 | (uintptr_t)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v = v << 4 | (uintptr_t)(c - 'a' + 10);
-        else
-            return v;
-    }
-}
-
-static const char *skip_field(const char *s)
-{
-    while (*s && *s != ' ' && *s != '\n')
-        s++;
-    while (*s == ' ')
-        s++;
-    return s;
-}
-
 static int starts_with(const char *s, const char *prefix)
 {
     return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -245,7 +168,7 @@ static int starts_with(const char *s, const char *prefix)
 
 static enum map_kind kind_of(const char *path)
 {
-    if (*path == '\n' || *path == '\0' || starts_with(path, "[anon:") ||
+    if (*path == '\0' || starts_with(path, "[anon:") ||
         starts_with(path, "/dev/zero") || starts_with(path, "/memfd:") ||
         starts_with(path, "/SYSV"))
         return MAP_ANON;
@@ -258,42 +181,42 @@ static enum map_kind kind_of(const char *path)
     return MAP_FILE;
 }
 
-/* Private mappings, within this file (the flags below KIND_SHIFT). */
+/* Private mappings, within this file; the kind in the high bits. */
 #define MAPF_PRIVATE 16u
-
-/* Each line: "LO-HI PERMS OFFSET DEV INODE [PATH]".  Fills r->maps with
- * the readable mappings (the kind in the high flag bits). */
 #define KIND_SHIFT 8
-static int parse_maps(struct roots *r, const struct scratch_ops *ops)
+
+struct map_reader {
+    struct roots *r;
+    const struct scratch_ops *ops;
+};
+
+static int add_mapping(const struct mapping *m, void *arg)
 {
-    size_t lines = 0;
-    for (const char *s = r->text; *s; s++)
-        lines += *s == '\n';
-    if (grow((void **)&r->maps, &r->capmaps, sizeof *r->maps, lines + 1, ops))
+    struct map_reader *mr = arg;
+    struct roots *r = mr->r;
+    unsigned flags = (m->perms[0] == 'r' ? MAPF_READ : 0) |
+                     (m->perms[1] == 'w' ? MAPF_WRITE : 0) |
+                     (m->perms[2] == 'x' ? MAPF_EXEC : 0) |
+                     (m->perms[3] == 'p' ? MAPF_PRIVATE : 0);
+    enum map_kind kind = kind_of(m->path);
+    if (kind == MAP_FILE)
+        flags |= MAPF_FILE;
+    if (!(flags & MAPF_READ) || m->start >= m->end)
+        return 0;
+    if (grow((void **)&r->maps, &r->capmaps, sizeof *r->maps, r->nmaps + 1,
+             mr->ops))
         return -1;
-    for (const char *s = r->text; *s;) {
-        uintptr_t lo = parse_hex(&s);
-        s++;
-        uintptr_t hi = parse_hex(&s);
-        s++;
-        unsigned flags = (s[0] == 'r' ? MAPF_READ : 0) |
-                         (s[1] == 'w' ? MAPF_WRITE : 0) |
-                         (s[2] == 'x' ? MAPF_EXEC : 0) |
-                         (s[3] == 'p' ? MAPF_PRIVATE : 0);
-        const char *path = skip_field(skip_field(skip_field(skip_field(s))));
-        enum map_kind kind = kind_of(path);
-        if (kind == MAP_FILE)
-            flags |= MAPF_FILE;
-        if ((flags & MAPF_READ) && lo < hi)
-            r->maps[r->nmaps++] = (struct map_info){
-                lo, hi, flags | (unsigned)kind << KIND_SHIFT
-            };
-        while (*s && *s != '\n')
-            s++;
-        if (*s)
-            s++;
-    }
+    r->maps[r->nmaps++] = (struct map_info){
+        m->start, m->end, flags | (unsigned)kind << KIND_SHIFT
+    };
     return 0;
+}
+
+/* The readable mappings, from /proc/self/maps, in address order. */
+static int read_maps(struct roots *r, const struct scratch_ops *ops)
+{
+    struct map_reader mr = { r, ops };
+    return maps_each(add_mapping, &mr) != 0 ? -1 : 0;
 }
 
 static enum map_kind map_kind(const struct map_info *m)
@@ -634,14 +557,12 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
                   const struct scratch_ops *ops)
 {
     memset(r, 0, sizeof *r);
-    if (read_maps(r, p->maps_bytes, ops) || parse_maps(r, ops))
+    if (read_maps(r, ops))
         return -1;
     struct build b = { r, ops, NULL, 0, 0, 0 };
     pid_t pid = getpid();
     int main_stopped = 0;
 
-    for (size_t i = 0; i < p->nmodseg; i++)
-        add_range(&b, p->modseg[i].lo, p->modseg[i].hi);
     for (size_t i = 0; i < w->nslots; i++) {
         const struct stopped_thread *t = &w->threads[i];
         if (t->tid && atomic_load(&t->state) == STOP_DONE) {
@@ -710,7 +631,5 @@ void roots_free(struct roots *r, const struct scratch_ops *ops)
         ops->unmap(r->values, r->capvalues * sizeof *r->values, ops->ctx);
     if (r->maps)
         ops->unmap(r->maps, r->capmaps * sizeof *r->maps, ops->ctx);
-    if (r->text)
-        ops->unmap(r->text, r->text_cap, ops->ctx);
     memset(r, 0, sizeof *r);
 }

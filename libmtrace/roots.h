@@ -16,25 +16,23 @@
  * libmtrace's own memory is never a root: its mappings (ownmaps.h), its
  * module's segments, the scan's scratch and its own threads' stacks.
  *
- * roots_prepare() asks the loader (dl_iterate_phdr) and must run before
- * any thread is stopped; roots_collect() reads /proc/self/maps with
- * raw system calls and runs while they are.  GPL-3.0-or-later. */
+ * The loader is asked once, when collection starts (roots_init): never
+ * during a scan (a stopped thread may hold its lock; a fork child may not
+ * call it).  roots_collect() reads /proc/self/maps with raw system calls
+ * (maps.h) while the world is stopped.  GPL-3.0-or-later. */
 #ifndef MT_ROOTS_H
 #define MT_ROOTS_H
 #include "mark.h"
 #include "ownmaps.h"
 #include "stopworld.h"
 
-/* What the loader tells, gathered before the stop. */
+/* What the loader and libc told when collection started. */
 struct roots_plan {
-    struct addr_range *modseg; /* writable segments of other modules     */
-    size_t nmodseg, capmodseg;
     struct addr_range ownseg[8]; /* libmtrace.so's writable segments    */
     size_t nownseg;
     size_t tls_static_size; /* ld.so's static TLS size (0: unknown)     */
     size_t sizeof_pthread;  /* from libc's thread_db data (0: unknown)  */
     long tid_offset;        /* of struct pthread's tid, -1: unknown     */
-    size_t maps_bytes;      /* /proc/self/maps's size, read once now    */
 };
 
 /* The scanning thread itself. */
@@ -52,15 +50,13 @@ struct roots {
     size_t nvalues, capvalues;
     struct map_info *maps; /* readable mappings, sorted                 */
     size_t nmaps, capmaps;
-    char *text; /* /proc/self/maps                                      */
-    size_t text_cap;
     uint64_t root_bytes;
 };
 
-/* Once, when collection starts (it calls dlsym; the guard is set). */
+/* Once, when collection starts (dlsym, dl_iterate_phdr; the guard is
+ * set): the thread layout and libmtrace's own segments. */
 void roots_init(void);
-int roots_prepare(struct roots_plan *p, const struct scratch_ops *ops);
-void roots_plan_free(struct roots_plan *p, const struct scratch_ops *ops);
+int roots_prepare(struct roots_plan *p);
 
 /* libmtrace's own ranges, asked for once /proc/self/maps is read (the
  * scan's own scratch may grow until then): COPY fills OUT with at most

@@ -10,7 +10,7 @@
 #include "roots.h"
 #include "stopworld.h"
 #include "suppress.h"
-#include "tracer.h"
+#include "tracelog.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -149,7 +149,7 @@ static void put_suppression(const char *pattern, void *arg)
     p = put_str(p, MTF_REC_SCAN " " MTF_SUPPRESSION_KEYWORD " leak:");
     p = put_str(p, pattern);
     *p++ = '\n';
-    tracer_scan_put(line, (size_t)(p - line));
+    tracelog_scan_put(line, (size_t)(p - line));
 }
 
 static void put_scan_header(const struct scan_result *res, const char *trigger)
@@ -166,7 +166,7 @@ static void put_scan_header(const struct scan_result *res, const char *trigger)
     p = put_key(p, " scanned=", res->bytes_scanned);
     p = put_key(p, " us=", (uint64_t)(res->seconds * 1e6));
     *p++ = '\n';
-    tracer_scan_put(line, (size_t)(p - line));
+    tracelog_scan_put(line, (size_t)(p - line));
 }
 
 static void put_verdicts(const struct blockset *bs)
@@ -185,15 +185,18 @@ static void put_verdicts(const struct blockset *bs)
             p = fmt_dec(p, bs->indirect[i]);
         }
         *p++ = '\n';
-        tracer_scan_put(line, (size_t)(p - line));
+        tracelog_scan_put(line, (size_t)(p - line));
     }
 }
 
 /* ---- the scan -------------------------------------------------------------- */
 
+/* A fork child's inherited blocks (LIVE_STACK_INHERITED) are the
+ * parent's: walked through, never reported. */
 static void add_block(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
 {
-    blockset_add(arg, ptr, size, stack, 0);
+    blockset_add(arg, ptr, size, stack,
+                 stack == LIVE_STACK_INHERITED ? BLOCK_FOREIGN : 0);
 }
 
 /* A chunk live since before collection started: walked through, never
@@ -278,7 +281,6 @@ static void print_why(const struct roots *r, const struct blockset *bs)
 
 static void print_roots(const struct roots *r)
 {
-    write(2, r->text, strlen(r->text));
     for (size_t i = 0; i < r->nranges; i++) {
         char line[64], *p = line;
         p = fmt_ptr(p, r->ranges[i].lo);
@@ -390,8 +392,8 @@ static int scan_locked(struct scan_result *res, const char *trigger,
     res->unstopped_why = first_reason(&w);
     res->seconds = seconds_since(t0);
     if (!failed) {
-        tracer_scan_flush();
-        if (tracer_scan_logging()) {
+        tracelog_scan_flush();
+        if (tracelog_scan_records()) {
             suppress_each(put_suppression, NULL);
             put_scan_header(res, trigger);
             put_verdicts(bs);
@@ -450,22 +452,20 @@ int scan_run(struct scan_result *res, const char *trigger)
     struct scanner_self me = { scanner_is_own_thread(), sp, tp, regs, 6 };
 
     struct roots_plan plan;
-    roots_prepare(&plan, &ops); /* the loader's lock: before ours */
+    roots_prepare(&plan);
     if (world_prepare()) {
-        roots_plan_free(&plan, &ops);
         res->failure = "/proc/self/task cannot be read";
         return -1;
     }
     scan_seq++;
     /* The fork handler's order: buffers, log, live table, registry. */
-    tracer_scan_lock();
+    tracelog_scan_lock();
     livetab_lock_all();
     ownmaps_lock();
     int failed = scan_locked(res, trigger, &plan, &me, &t0);
     ownmaps_unlock();
     livetab_unlock_all();
-    tracer_scan_unlock();
-    roots_plan_free(&plan, &ops);
+    tracelog_scan_unlock();
     if (failed) {
         blockset_destroy(&res->bs);
         return -1;

@@ -5,7 +5,8 @@
 
 static void remember_by_id(struct cmap_entry *e);
 
-static struct cmap stacks = { .on_insert = remember_by_id };
+static struct cmap stacks = { .lock = SPINLOCK_INIT(LOCK_RANK_STACKS),
+                              .on_insert = remember_by_id };
 
 /* id -> stack, two levels so it grows without moving. */
 #define BY_ID_CHUNK 4096
@@ -66,6 +67,8 @@ static struct stack *stack_new(const struct stack_key *k, uint64_t hash)
         return NULL;
     s->e.hash = hash;
     s->epoch = k->epoch;
+    atomic_store_explicit(&s->checked, modmap_unload_gen(),
+                          memory_order_relaxed);
     s->depth = k->depth;
     memcpy(s->addrs, k->addrs, addrs_size);
     for (unsigned i = 0; i < k->depth; i++) {
@@ -95,7 +98,21 @@ static int recent_matches(const struct stack *s, const struct stack_key *k)
     return s && stack_eq(&s->e, k);
 }
 
-struct stack *stacktab_intern(void *const *addrs, int n)
+/* Whether S's frames still describe the code at their addresses (only a
+ * dlclose() can change that: see frametab_check). */
+static int still_valid(struct stack *s)
+{
+    unsigned gen = modmap_unload_gen();
+    if (atomic_load_explicit(&s->checked, memory_order_relaxed) == gen)
+        return 1;
+    for (unsigned i = 0; i < s->depth; i++)
+        if (!frametab_check(s->frames[i]))
+            return 0;
+    atomic_store_explicit(&s->checked, gen, memory_order_relaxed);
+    return 1;
+}
+
+static struct stack *lookup(void *const *addrs, int n)
 {
     struct stack_key key = { addrs, (unsigned)n, frametab_epoch() };
     unsigned slot = recent_slot(addrs, n);
@@ -110,6 +127,15 @@ struct stack *stacktab_intern(void *const *addrs, int n)
         s = (struct stack *)cmap_insert(&stacks, &s->e, stack_eq, &key);
     }
     recent[slot] = s;
+    return s;
+}
+
+struct stack *stacktab_intern(void *const *addrs, int n)
+{
+    struct stack *s;
+    do
+        s = lookup(addrs, n);
+    while (s && !still_valid(s));
     return s;
 }
 

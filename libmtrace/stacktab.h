@@ -13,6 +13,7 @@ struct stack {
     unsigned epoch;
     unsigned depth;
     unsigned emitted_gen; /* log writer's: last log holding it */
+    atomic_uint checked;  /* modmap_unload_gen() when last found valid */
     /* Counters are per thread (counters.h).  Their sums at the previous
      * report (owned by report.c): */
     long prev_bytes, prev_blocks, prev_allocs, prev_alloc_bytes;
@@ -26,8 +27,9 @@ static inline uint32_t stack_id(const struct stack *s)
 }
 
 /* The stack for ADDRS[0..N), created (and its frames resolved) on first
- * sight.  NULL only when out of memory.  May call into the loader: no
- * tracer lock may be held. */
+ * sight; one found again is checked against the code now loaded after a
+ * dlclose() (frametab_check).  NULL only when out of memory.  May call
+ * into the loader: no tracer lock may be held. */
 struct stack *stacktab_intern(void *const *addrs, int n);
 /* The stack with id ID, or NULL. */
 struct stack *stacktab_by_id(uint32_t id);

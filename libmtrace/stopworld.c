@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "stopworld.h"
 #include "arena.h"
+#include "sigtramp.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -318,7 +319,7 @@ int world_stop(struct world *w, const pid_t *skip, size_t nskip)
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigfillset(&sa.sa_mask); /* nothing of the program's runs meanwhile */
     atomic_store(&active, t);
-    sigaction(STOP_SIGNAL, &sa, &program_action);
+    sigtramp_real_sigaction(STOP_SIGNAL, &sa, &program_action);
     struct round r = { t, skip, nskip, w->self, 0, 0 };
     int rounds = 0;
     do {
@@ -352,7 +353,7 @@ void world_resume(struct world *w)
     atomic_store(&resume_gen, t->gen);
     futex_wake(&resume_gen);
     atomic_store(&active, NULL);
-    sigaction(STOP_SIGNAL, &program_action, NULL);
+    sigtramp_real_sigaction(STOP_SIGNAL, &program_action, NULL);
 }
 
 struct stopped_thread *world_thread(const struct world *w, pid_t tid)

@@ -11,6 +11,14 @@
  * action put back after it; a SIGURG that is not ours goes to the
  * program's handler.
  *
+ * The handler stops a thread wherever it is, inside the tracer too (it
+ * does not wait with sigdefer_if_inside() for the thread to leave it):
+ * the scan takes every tracer lock it needs before it stops anyone
+ * (scan.h), so a thread inside the tracer holds none of them, and one
+ * that waits for them would never leave the tracer to stop.  The
+ * handler is installed with sigtramp_real_sigaction(), past the wrapper
+ * that keeps the program's own handlers out of the tracer.
+ *
  * Threads that do not answer: gone threads are dropped; a thread with
  * the signal blocked that sleeps in a system call is given up at once
  * (its whole stack is scanned, see roots.c); any other is given up after

@@ -3,11 +3,13 @@
 #include "suppress.h"
 #include "../include/mtrace-suppress.h"
 #include "arena.h"
+#include "diag.h"
 #include "elfsyms.h"
 #include "frametab.h"
 #include "modmap.h"
 #include "stacktab.h"
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <string.h>
@@ -95,13 +97,12 @@ int suppress_match(const struct stack *s)
 
 /* ---- loading ------------------------------------------------------------- */
 
-static void load_file(const char *path, void (*warn)(const char *))
+static void load_file(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        if (warn)
-            warn("libmtrace: MEMLEAK_CONFIG: suppressions file cannot be "
-                 "read, ignored");
+        diag("MEMLEAK_CONFIG: suppressions file '", path, "': ",
+             strerror(errno), ", ignored", NULL);
         return;
     }
     size_t cap = 65536, len = 0;
@@ -149,14 +150,14 @@ static const char *(*default_suppressions(void))(void)
     return NULL;
 }
 
-void suppress_load(const char *file, void (*warn)(const char *))
+void suppress_load(const char *file)
 {
     static int loaded;
     if (loaded)
         return;
     loaded = 1;
     if (file && *file)
-        load_file(file, warn);
+        load_file(file);
     const char *(*fn)(void) = default_suppressions();
     const char *text = fn ? fn() : NULL;
     if (text)

@@ -17,8 +17,9 @@
 struct stack;
 
 /* Reads the patterns; once, when collection starts (guard set, no lock
- * held: it may call the loader).  WARN gets one line per problem. */
-void suppress_load(const char *file, void (*warn)(const char *line));
+ * held: it may call the loader).  A file that cannot be read gets a line
+ * on stderr. */
+void suppress_load(const char *file);
 size_t suppress_count(void);
 const char *suppress_pattern(size_t i);
 void suppress_each(void (*fn)(const char *pattern, void *arg), void *arg);

@@ -1,14 +1,41 @@
 /* threadlog.c - see threadlog.h.  GPL-3.0-or-later. */
 #include "threadlog.h"
+#include "../include/mtrace-format.h"
 #include "threads.h"
+#include "timestamp.h"
 #include <string.h>
 
 static int (*sink)(const char *, size_t, int);
 static atomic_int direct;
+static uint64_t (*clock_now)(void);
+static _Atomic uint64_t last_stamp; /* time of the last "#t" written */
 
 void threadlog_set_sink(int (*fn)(const char *, size_t, int))
 {
     sink = fn;
+}
+
+void threadlog_set_clock(uint64_t (*now)(void))
+{
+    clock_now = now;
+}
+
+/* After a hand-over: a "#t" line, when the last one is MTF_TIME_STEP_NS
+ * old (or FORCE).  One clock read per hand-over: the events themselves
+ * never read the clock.  WAIT as for the sink: a hand-over that would not
+ * wait for the log does not wait to stamp either.  Two threads may both
+ * find it due and both write one; readers keep the largest value. */
+__attribute__((noinline)) static void stamp(int force, int wait)
+{
+    char line[TIMESTAMP_LINE_MAX];
+    if (clock_now == NULL || sink == NULL)
+        return;
+    uint64_t now = clock_now();
+    uint64_t last = atomic_load_explicit(&last_stamp, memory_order_relaxed);
+    if (!force && (now < last || now - last < MTF_TIME_STEP_NS))
+        return;
+    if (sink(line, timestamp_line(line, now), wait))
+        atomic_store_explicit(&last_stamp, now, memory_order_relaxed);
 }
 
 static unsigned gen_of(const struct threadlog *l)
@@ -54,6 +81,7 @@ static void hand_over_locked(struct threadlog *l, int wait)
     atomic_store_explicit(
         &l->gen, atomic_load_explicit(&l->gen, memory_order_relaxed) + 1,
         memory_order_release);
+    stamp(0, wait);
 }
 
 void threadlog_settle(uint32_t tag)
@@ -123,8 +151,21 @@ void threadlog_flush_mine(void)
 
 void threadlog_flush_all(void)
 {
+    uint64_t before = atomic_load_explicit(&last_stamp, memory_order_relaxed);
     for (struct thread_record *r = thread_records(); r; r = r->next_all)
         threadlog_hand_over(r);
+    /* Reports, fork, exec and exit: the time of this point. */
+    if (atomic_load_explicit(&last_stamp, memory_order_relaxed) == before)
+        stamp(1, 1);
+}
+
+void threadlog_flush_all_nowait(void)
+{
+    for (struct thread_record *r = thread_records(); r; r = r->next_all)
+        if (spin_trylock(&r->log.lock)) {
+            hand_over_locked(&r->log, 0);
+            spin_unlock(&r->log.lock);
+        }
 }
 
 void threadlog_set_direct(void)
@@ -144,11 +185,13 @@ void threadlog_reset_after_fork(void)
 /* The records locked by threadlog_lock_all: those made later are not. */
 static struct thread_record *locked_head;
 
+/* Every buffer at once: one rank for them all (debug.h). */
 void threadlog_lock_all(void)
 {
+    LOCK_RANK_TAKE(LOCK_RANK_BUFFER);
     locked_head = thread_records();
     for (struct thread_record *r = locked_head; r; r = r->next_all)
-        spin_lock(&r->log.lock);
+        spin_lock_unranked(&r->log.lock);
 }
 
 static void drain(struct threadlog *l, void (*put)(const char *, size_t))
@@ -169,7 +212,7 @@ void threadlog_drain_locked(void (*put)(const char *lines, size_t n))
         if (!atomic_exchange_explicit(&r->log.lock.held, 1,
                                       memory_order_acquire)) {
             drain(&r->log, put);
-            spin_unlock(&r->log.lock);
+            spin_unlock_unranked(&r->log.lock);
         }
     for (struct thread_record *r = locked_head; r; r = r->next_all)
         drain(&r->log, put);
@@ -178,6 +221,7 @@ void threadlog_drain_locked(void (*put)(const char *lines, size_t n))
 void threadlog_unlock_all(void)
 {
     for (struct thread_record *r = locked_head; r; r = r->next_all)
-        spin_unlock(&r->log.lock);
+        spin_unlock_unranked(&r->log.lock);
     locked_head = NULL;
+    LOCK_RANK_DROP(LOCK_RANK_BUFFER);
 }

@@ -55,6 +55,11 @@ struct thread_record;
  * may decline (returns 0) rather than wait for a lock; else it returns 1. */
 void threadlog_set_sink(int (*sink)(const char *lines, size_t n, int wait));
 
+/* The clock of the "#t" time records (timestamp.h), NULL (the default):
+ * none.  With one, a "#t" line follows a hand-over when the last one is
+ * MTF_TIME_STEP_NS old, and every threadlog_flush_all(). */
+void threadlog_set_clock(uint64_t (*now)(void));
+
 /* The tag the calling thread's next line will carry; 0 (never pending)
  * for a thread without an id, whose lines go straight to the sink. */
 uint32_t threadlog_tag(void);
@@ -82,6 +87,9 @@ void threadlog_hand_over(struct thread_record *r);
 void threadlog_flush_mine(void);
 /* Hands every buffer over (exit, exec, fork, reports, muntrace). */
 void threadlog_flush_all(void);
+/* The same, but only for buffers whose lock, and the sink's, are free
+ * now (a thread dying of a signal inside the tracer may hold them). */
+void threadlog_flush_all_nowait(void);
 /* From now on every line goes out as it is appended (after exit). */
 void threadlog_set_direct(void);
 /* In a fork child: the lines belong to the parent's log; locks reset. */

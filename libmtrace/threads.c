@@ -2,6 +2,7 @@
 #include "threads.h"
 #include "arena.h"
 #include "guard.h"
+#include "spin.h"
 #include <pthread.h>
 
 static struct thread_record *_Atomic all_records;
@@ -24,15 +25,16 @@ static void give_back(void *record)
      * lock must not log into it.  A thread that ends inside the tracer (a
      * handler's pthread_exit) may hold the lock: its lines wait for the
      * next hand-over of every buffer. */
-    if (guard_enter()) {
-        threadlog_hand_over(r);
-        guard_leave();
+    {
+        GUARD_SCOPE(entered);
+        if (entered)
+            threadlog_hand_over(r);
     }
     mt_thread_mine = NULL;
-    pthread_mutex_lock(&free_lock);
+    mutex_lock(&free_lock, LOCK_RANK_THREADS);
     r->next_free = free_records;
     free_records = r;
-    pthread_mutex_unlock(&free_lock);
+    mutex_unlock(&free_lock, LOCK_RANK_THREADS);
 }
 
 static void make_key(void)
@@ -45,6 +47,7 @@ static struct thread_record *new_record(void)
     struct thread_record *r = arena_alloc(sizeof *r);
     if (r == NULL)
         return NULL;
+    spin_init(&r->log.lock, LOCK_RANK_BUFFER);
     unsigned id = atomic_fetch_add(&ids_given, 1) + 1;
     if (id < MAX_THREAD_IDS) {
         r->id = id;
@@ -60,11 +63,11 @@ static struct thread_record *new_record(void)
 struct thread_record *thread_record_take(void)
 {
     pthread_once(&key_once, make_key);
-    pthread_mutex_lock(&free_lock);
+    mutex_lock(&free_lock, LOCK_RANK_THREADS);
     struct thread_record *r = free_records;
     if (r)
         free_records = r->next_free;
-    pthread_mutex_unlock(&free_lock);
+    mutex_unlock(&free_lock, LOCK_RANK_THREADS);
     if (r == NULL && (r = new_record()) == NULL)
         return NULL;
     pthread_setspecific(exit_key, r);

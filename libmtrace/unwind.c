@@ -1,12 +1,12 @@
 /* unwind.c - unwinding behind unwind_stack().  The default is our own
- * .eh_frame unwinder (fastunwind.c): ~47 ns for 14 frames here, against
- * ~120 ns for libunwind's unw_backtrace and ~3.5 us for glibc's backtrace()
- * (libgcc's DWARF unwinder, REFERENCE.md section 5); all three are correct
- * on -O2 code without frame pointers.  libunwind also steals descriptors:
- * its memory validation keeps a pipe, and when a program closes every
- * descriptor it closes "its" pipe again, which by then is the program's
- * files (seen with a daemon-style program).  An opt-in frame-pointer walk is the cheapest of all, for
- * programs built with -fno-omit-frame-pointer.  GPL-3.0-or-later. */
+ * .eh_frame unwinder (fastunwind.c), several times cheaper than libunwind's
+ * unw_backtrace and far cheaper than glibc's backtrace() (libgcc's DWARF
+ * unwinder); bench/RESULTS.md has the figures.  All three are correct on
+ * -O2 code without frame pointers.  libunwind also steals descriptors: its
+ * memory validation keeps a pipe, and when a program closes every
+ * descriptor it closes "its" pipe again, which by then is one of the
+ * program's files.  An opt-in frame-pointer walk is the cheapest of all,
+ * for programs built with -fno-omit-frame-pointer.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "unwind.h"
@@ -59,8 +59,7 @@ void unwind_select(enum unwinder which)
 
 const char *unwind_name(void)
 {
-    static const char *const names[] = { "libunwind", "glibc", "fp", "fast" };
-    return names[current];
+    return config_unwinders[current];
 }
 
 /* This thread's stack, so the frame-pointer walk never reads outside it. */
@@ -170,6 +169,17 @@ int unwind_stack_memo(void **frames, int max, const void *caller, void ***memo)
     int n = unwind_stack(frames, max, caller);
     *memo = current == UNWIND_FAST ? fastunwind_memo_user(thread_memo()) : NULL;
     return n;
+}
+
+void unwind_after_fork_child(void)
+{
+    /* libunwind finds unwind tables with dl_iterate_phdr, which a fork
+     * child must not call (forkgate.h); fastunwind gives the same frames
+     * through the lock-free _dl_find_object.  glibc's backtrace() (libgcc
+     * 12, _dl_find_object too) and the frame-pointer walk take no loader
+     * lock. */
+    if (current == UNWIND_LIBUNWIND)
+        current = UNWIND_FAST;
 }
 
 void unwind_forget_code(void)

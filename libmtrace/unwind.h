@@ -17,6 +17,9 @@ int unwind_stack(void **frames, int max, const void *caller);
  * that word is set, FRAMES may be left unfilled and UNWIND_KNOWN returned. */
 #define UNWIND_KNOWN (-1)
 int unwind_stack_memo(void **frames, int max, const void *caller, void ***memo);
+/* In a fork child: an unwinder that calls dl_iterate_phdr gives way to one
+ * that does not (forkgate.h); the child's log header names the one used. */
+void unwind_after_fork_child(void);
 /* After dlclose(): cached unwinding rules may describe unloaded code. */
 void unwind_forget_code(void);
 /* The first unwind loads and initialises the unwinder (libgcc_s for glibc's

@@ -214,22 +214,10 @@ void writer_putc(struct writer *w, char c)
     writer_put(w, &c, 1);
 }
 
-void writer_hex(struct writer *w, uint64_t v)
-{
-    char tmp[24];
-    writer_put(w, tmp, (size_t)(fmt_hex(tmp, v) - tmp));
-}
-
 void writer_ptr(struct writer *w, uint64_t v)
 {
     char tmp[24];
     writer_put(w, tmp, (size_t)(fmt_ptr(tmp, v) - tmp));
-}
-
-void writer_size(struct writer *w, uint64_t v)
-{
-    char tmp[24];
-    writer_put(w, tmp, (size_t)(fmt_size(tmp, v) - tmp));
 }
 
 void writer_dec(struct writer *w, uint64_t v)

@@ -38,9 +38,7 @@ void writer_guard_descriptor(struct writer *w, const char *path);
 void writer_put(struct writer *w, const char *s, size_t n);
 void writer_puts(struct writer *w, const char *s);
 void writer_putc(struct writer *w, char c);
-void writer_hex(struct writer *w, uint64_t v);  /* bare hex digits */
-void writer_ptr(struct writer *w, uint64_t v);  /* %p              */
-void writer_size(struct writer *w, uint64_t v); /* %#lx            */
+void writer_ptr(struct writer *w, uint64_t v); /* %p              */
 void writer_dec(struct writer *w, uint64_t v);
 /* Writes out the buffer, retrying on EINTR and partial writes.
  * Returns 0, or the errno that made it give up (then w->failed is set). */

@@ -58,12 +58,16 @@ static void add_block(struct engine *e, const struct event *ev, uint64_t hash,
     b->where = pool_ref(&e->wheres, ev->where);
     if (with_stack && ev->has_extra)
         b->stack = ext_stack_ref(&e->ext, ev->extra);
+    if (e->tl)
+        tl_alloc(e->tl, b, e->nr);
     if (e->verdicts.pending)
         verdicts_alloc(&e->verdicts, perl_hex(ev->addr), e->nr);
 }
 
 static void drop_block(struct engine *e, struct block *b)
 {
+    if (e->tl)
+        tl_free(e->tl, b, e->nr);
     pool_unref(&e->wheres, b->where);
     table_remove(&e->table, b);
 }
@@ -163,12 +167,16 @@ void engine_hashed_line(struct engine *e, const char *line, size_t len,
     struct event ev;
 
     e->nr++; /* "++$nr" counts every line, records included */
+    /* A plain store on x86: another thread may read it (progress.h). */
+    __atomic_store_n(&e->bytes, e->bytes + len + 1, __ATOMIC_RELAXED);
     if (nf > 0 && f[0].p[0] == '#') {
         /* An unknown op to the script: ignored there, read here. */
         if (verdicts_is_record(f[0]))
             verdicts_record(&e->verdicts, &e->table, line, len, e->nr);
         else
             ext_record(&e->ext, line, len, f, nf);
+        if (e->tl && slice_eq(f[0], MTF_REC_TIME))
+            tl_time(e->tl, f, nf, e->nr);
         return;
     }
     if (!read_event(f, nf, &ev))

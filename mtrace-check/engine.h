@@ -13,6 +13,7 @@
 #include "report.h"
 #include "strpool.h"
 #include "table.h"
+#include "timeline.h"
 #include "verdict.h"
 
 struct class_options;
@@ -25,6 +26,8 @@ struct engine {
     struct ext_store ext;
     struct report *rep;
     uint64_t warnings;
+    struct timeline *tl; /* fed when set (timeline.h: --html, --folded) */
+    uint64_t bytes;      /* of the log replayed, read by progress.h */
     struct verdicts verdicts;          /* "#C" and "#c" records        */
     const struct class_options *copts; /* how to report them (main.c)  */
 };

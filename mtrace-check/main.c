@@ -8,6 +8,7 @@
 #include "linereader.h"
 #include "memlog.h"
 #include "options.h"
+#include "outputs.h"
 #include "pipeline.h"
 #include "stackview.h"
 #include "symbolizer.h"
@@ -85,6 +86,7 @@ int main(int argc, char **argv)
     struct line_reader lr;
     struct report rep;
     struct engine e;
+    struct outputs out;
     int leaks, err;
 
     switch (parse_options(argc, argv, &opt)) {
@@ -115,12 +117,17 @@ int main(int argc, char **argv)
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();
     view_init(opt.binary);
-    report_begin(&rep, stdout, opt.json, opt.log, opt.binary);
+    report_begin(&rep, outputs_report_stream(&out, &opt), opt.json, opt.log,
+                 opt.binary);
     engine_init(&e, &rep, opt.binary);
+    outputs_begin(&out, &e, lr.fd);
     e.copts = &copts;
     if (replay(&e, &lr, opt.log, use_threads()) != 0)
         return EXIT_TROUBLE;
+    outputs_replayed(&out);
     leaks = engine_finish(&e);
+    if (outputs_end(&out, &e) != 0)
+        return EXIT_TROUBLE;
     lr_close(&lr);
     engine_destroy(&e);
     supp_destroy(&supp);

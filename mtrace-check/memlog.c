@@ -7,6 +7,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "memlog.h"
+#include "mtrace-format.h"
 #include "symbolizer.h"
 #include "util.h"
 
@@ -15,11 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPORT_MAGIC "# libmtrace report"
 
 int memlog_is_report(const char *first_line)
 {
-    return strncmp(first_line, REPORT_MAGIC, strlen(REPORT_MAGIC)) == 0;
+    return strncmp(first_line, MTF_REPORT_MAGIC, strlen(MTF_REPORT_MAGIC)) == 0;
 }
 
 /* The module part of a frame line: the last " (" ... ")" group, holding

@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "options.h"
+#include "folded.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -27,6 +28,13 @@ static void print_help(void)
         "turn caller addresses into source lines.\n"
         "\n"
         "      --json     print one JSON object instead of text\n"
+        "      --html FILE  also write an HTML report to FILE: summary, live\n"
+        "                 bytes over time, flame graphs, top stacks\n"
+        "      --folded[=leaks|peak|all]  print folded stacks (flamegraph.pl,\n"
+        "                 inferno, speedscope) instead of the report, weighed\n"
+        "                 in bytes: leaked (default), live at the peak, or\n"
+        "                 allocated in all\n"
+        "  -q, --quiet    no progress line on a terminal\n"
         "      --show-reachable  list still reachable blocks too (logs with\n"
         "                 reachability verdicts)\n"
         "      --fail-on=CLASSES  exit with status 1 when leaks of these\n"
@@ -76,6 +84,28 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             only_args = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
+        } else if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
+            if (a[6] == '=')
+                o->html = a + 7;
+            else if (i + 1 < argc)
+                o->html = argv[++i];
+            if (o->html == NULL || *o->html == '\0') {
+                fprintf(stderr, "%s: --html needs a file name\n", progname);
+                return OPT_USAGE_ERROR;
+            }
+        } else if (strcmp(a, "--folded") == 0 ||
+                   strncmp(a, "--folded=", 9) == 0) {
+            enum folded_view v = FOLDED_LEAKS;
+            if (a[8] == '=' && folded_parse_view(a + 9, &v) != 0) {
+                fprintf(stderr,
+                        "%s: --folded: '%s' is not leaks, peak or all\n",
+                        progname, a + 9);
+                return OPT_USAGE_ERROR;
+            }
+            o->folded = 1;
+            o->folded_view = (int)v;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = 1;
         } else if (strcmp(a, "--show-reachable") == 0 ||
                    strcmp(a, "--show-reachable=yes") == 0) {
             o->show_reachable = 1;
@@ -109,6 +139,11 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
     }
     if (npos == 0) {
         fprintf(stderr, "%s: missing LOG argument\n", progname);
+        return OPT_USAGE_ERROR;
+    }
+    if (o->folded && o->json) {
+        fprintf(stderr, "%s: --folded and --json both print on standard "
+                        "output: choose one\n", progname);
         return OPT_USAGE_ERROR;
     }
     if (npos == 2)

@@ -1,5 +1,6 @@
 /* options.h - command line of mtrace-check:
- *   mtrace-check [--json] [--show-reachable] [--fail-on=CLASSES]
+ *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
+ *                [--show-reachable] [--fail-on=CLASSES]
  *                [--suppressions FILE]... [--help] [--version] [--]
  *                [BINARY] LOG
  * LOG "-" is standard input.
@@ -10,6 +11,10 @@
 
 struct options {
     int json;
+    const char *html; /* --html FILE: also write the HTML report there */
+    int folded;       /* --folded: folded stacks instead of the report */
+    int folded_view;  /* enum folded_view (folded.h) */
+    int quiet;        /* --quiet: no progress line */
     int show_reachable;
     int fail_on;       /* classes (verdict.h) that make status 1 */
     const char **supp; /* --suppressions files                  */

@@ -130,10 +130,14 @@ uint64_t hash_bytes_any(const void *p, size_t n)
     return h ^ (h >> 32);
 }
 
+void (*message_begin)(void), (*message_end)(void);
+
 void die_input(const char *fmt, ...)
 {
     va_list ap;
     fflush(stdout);
+    if (message_begin)
+        message_begin();
     fprintf(stderr, "%s: ", progname);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -145,9 +149,13 @@ void die_input(const char *fmt, ...)
 void note(const char *fmt, ...)
 {
     va_list ap;
+    if (message_begin)
+        message_begin();
     fprintf(stderr, "%s: ", progname);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    if (message_end)
+        message_end();
 }

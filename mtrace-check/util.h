@@ -75,5 +75,7 @@ extern const char *progname;
 void die_input(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Around every message on stderr when set (progress.h erases its line). */
+extern void (*message_begin)(void), (*message_end)(void);
 
 #endif

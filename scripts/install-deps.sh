@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages libmtrace builds, tests and benchmarks with.
-# Used by `make deps` and by CI.  GPL-3.0-or-later.
+# Used by `make deps` and by CI.  chromium: the HTML report's browser test
+# (tests/html), headless, driven over a pipe with python3 alone.
+# GPL-3.0-or-later.
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb valgrind
-          heaptrack hyperfine)
+          heaptrack hyperfine python3 chromium)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive

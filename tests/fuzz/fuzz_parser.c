@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include "engine.h"
 #include "fields.h"
+#include "folded.h"
+#include "html.h"
 #include "lineindex.h"
 #include "linereader.h"
 #include "pipeline.h"
@@ -101,11 +103,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lr_init_fd(&lr, fd);
     report_begin(&rep, sink, size % 3 == 1, "fuzz", NULL);
     engine_init(&e, &rep, NULL);
+    /* Every other input also feeds the pictures (--html, --folded). */
+    struct timeline tl;
+    if (size % 2 == 0) {
+        tl_init(&tl);
+        e.tl = &tl;
+    }
     if (size % 3 == 2)
         pipeline_run(&lr, &e);
     else
         replay_serial(&lr, &e);
     engine_finish(&e);
+    if (e.tl) {
+        struct html_source src = { "fuzz", NULL, NULL, 0 };
+        tl_finish(&tl, &e.table, e.nr);
+        folded_write(sink, &e.ext, &tl, (enum folded_view)(size % 3));
+        html_write("/dev/null", &e, &tl, &src);
+        tl_destroy(&tl);
+    }
     engine_destroy(&e);
     lr_close(&lr);
     close(fd);

@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # grammar.awk - validate an extended libmtrace log against doc/format.md.
-# Also: a "-" or "<" carries the stack id of the block's allocation.
+# Also: a "-" or "<" carries the stack id of the block's allocation, and a
+# log libmtrace finished ends with "#e" (lines may follow it: frees from
+# late destructors, or a failed exec that logs on).
 # Prints the first offending line and exits 1; silent and 0 when valid.
 function bad(why) {
 	printf "line %d: %s: %s\n", NR, why, $0
@@ -42,6 +44,14 @@ $1 == "#s" {
 	stacks[$2] = 1
 	next
 }
+$1 == "#e" {
+	if ($2 !~ /^(exit|muntrace|exec|signal)$/) bad("unknown #e reason")
+	for (i = 3; i <= NF; i++)
+		if ($i !~ /^[a-z]+=[0-9]+$/) bad("bad #e field " $i)
+	ended = NR
+	next
+}
+$1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
 $1 == "#C" {
 	if ($2 == "suppression") {
 		if ($3 !~ /^leak:./ || NF != 3) bad("malformed #C suppression")
@@ -85,3 +95,4 @@ $1 == "#" { next }
 		delete live[p]
 	}
 }
+END { if (NR > 0 && !ended) { NR = NR; bad("no '#e' record: the log was not finished") } }

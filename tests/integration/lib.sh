@@ -31,6 +31,29 @@ limited() {
 	return $st
 }
 
+# limited_or_report CMD...: limited, but a run that hangs is reported
+# before it is killed: every process left in its group, with the stacks of
+# all its threads (gdb), so a rare deadlock says which process hung where.
+limited_or_report() {
+	local pid p start=$SECONDS
+	setsid "$@" &
+	pid=$!
+	while kill -0 $pid 2>/dev/null && [ $((SECONDS - start)) -lt "$RUN_TIMEOUT" ]; do
+		sleep 0.2
+	done
+	if kill -0 $pid 2>/dev/null; then
+		for p in $(pgrep -g $pid); do
+			echo "hung: pid $p: $(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)"
+			timeout 60 gdb -p "$p" -batch -ex 'thread apply all bt' 2>/dev/null |
+				grep -E '^(#|Thread)' | head -40 | sed 's/^/    /'
+		done
+		kill -KILL -- -$pid 2>/dev/null
+		wait $pid
+		return 124
+	fi
+	wait $pid
+}
+
 # traced LOG [VAR=VALUE...] PROGRAM ARGS...: run under the preload.  env is
 # started without LD_PRELOAD, so only PROGRAM (and its children) are traced.
 traced() {
@@ -222,6 +245,19 @@ check_all_logs() {
 		if [ "$MODE" = libmtrace ] && [ "$(sed -n 2p "$f" | cut -c1-3)" = "#v " ]; then
 			check_grammar "$f" || rc=1
 		fi
+	done
+	return $rc
+}
+
+# check_checker_logs LOG...: mtrace-check (ours) on every log, with the
+# binary from its "#p" record: no never-alloc'd or duplicate line either.
+MTRACE_CHECK=$(realpath -m "$HERE/../../mtrace-check/mtrace-check")
+check_checker_logs() {
+	local f out rc=0
+	for f in "$@"; do
+		out=$("$MTRACE_CHECK" "$(log_program "$f")" "$f" 2>&1)
+		[ $? -le 1 ] || { fail "mtrace-check failed on $f: $out"; rc=1; continue; }
+		[ "$(bogus_count "$out")" -eq 0 ] || { fail "$f: mtrace-check: $(grep -m3 -E "duplicate|never alloc'd" <<<"$out")"; rc=1; }
 	done
 	return $rc
 }

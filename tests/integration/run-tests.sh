@@ -22,6 +22,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-process.sh"
 . "$HERE/tests-io.sh"
 . "$HERE/tests-compat.sh"
+. "$HERE/tests-signals.sh"
 . "$HERE/tests-verdicts.sh"
 
 ALL_TESTS=(
@@ -30,22 +31,24 @@ ALL_TESTS=(
 	cxx-demangle mtraceinit libc-internals setenv exit-return exit-exit
 	exit-_exit exit-_Exit exit-quick exit-frees muntrace restart
 	signal-stack signal-exit stacks odd-stacks async-unwind jit
-	small-stack long-names long-paths dlopen dlopen-copy dlopen-deepbind
+	small-stack long-names long-paths dlopen dlopen-copy dlopen-deepbind reload
 	depth config-unknown unwinders
 	# tests-threads.sh
 	threads threads-configs handoff manythreads thread-exit tls-dtors dlopen-tls dlopen-race
 	bigheap late-start muntrace-threads exit-busy cancel
 	# tests-process.sh
 	concurrent stale-log percent-p fork-exit fork-_exit fork-O0
-	fork-classic fork-threads fork-dlopen daemon exec-fork exec-vfork
+	fork-classic fork-threads fork-dlopen fork-dlopen-held daemon exec-fork exec-vfork
 	exec-fork-closefds exec-vfork-closefds exec-system exec-self
-	exec-threads exec-busy exec-fails setuid
+	exec-threads exec-busy exec-fails fork-exec-twice fork-exec-timeout setuid
 	# tests-io.sh
 	stdout-log devfull fsize-limit unwritable reader-quits eintr
-	eintr-open closefds
+	eintr-open closefds fifo-no-reader
 	# tests-compat.sh
 	classic classic-nopie classic-more semantics real-python real-perl
 	real-bash real-bash-fds real-gcc real-git real-sort
+	# tests-signals.sh
+	sigjump signal-alloc signal-prof signal-view die-abort die-segv die-term
 	# tests-verdicts.sh
 	verdict-global verdict-main-stack verdict-classes verdict-stale-frame
 	verdict-threads verdict-specific verdict-dlopen-tls verdict-pool

@@ -51,8 +51,8 @@ extended_matches() {
 		{ fail "$1: extended log minus extensions differs from glibc's (- glibc, + ours):"; head -30 diff.out; return 1; }
 }
 
-t_classic() { classic_case classic "6 48 60 100 256 512 4096"; }
-t_classic_nopie() { classic_case classic_nopie "6 48 60 100 256 512 4096"; }
+t_classic() { classic_case classic "6 48 60 100 256 512 4096 4097"; }
+t_classic_nopie() { classic_case classic_nopie "6 48 60 100 256 512 4096 4097"; }
 
 # More programs: static functions, strdup, C++ (WHERE keeps the mangled
 # names dladdr gives, e.g. _Znwm), no muntrace() before exit.

@@ -122,3 +122,19 @@ t_eintr() {
 t_eintr_open() {
 	eintr_case early-signals 'sleep 0.3; exec cat fifo'
 }
+
+# MALLOC_TRACE names a FIFO nobody reads: opening it must not block the
+# program; one line says why there is no log, and the program runs as
+# untraced (issue 12).
+t_fifo_no_reader() {
+	need_libmtrace || return
+	mkfifo log
+	traced log MEMLEAK_CONFIG=mtraceinit "$BUILD/leak_static" >out 2>err
+	local st=$?
+	[ $st -ne 124 ] || { fail "the program blocked opening the FIFO"; return 1; }
+	[ $st -eq 0 ] || { fail "exit status $st: $(cat err)"; return 1; }
+	[ "$(grep -c '^libmtrace: cannot open the trace log .*a FIFO without a reader' err)" -eq 1 ] ||
+		{ fail "stderr: $(cat err)"; return 1; }
+	"$BUILD/leak_static" >native.out 2>&1
+	cmp -s native.out out || { fail "output differs from untraced"; return 1; }
+}

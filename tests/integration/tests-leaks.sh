@@ -261,7 +261,12 @@ t_dlopen() {
 	leak_run dlopen_main "77 77 99" -- "$BUILD/plugin.so" || return 1
 	[ "$MODE" = libmtrace ] || return 0
 	mids=$(awk '$1 == "#m" && $NF ~ /\/plugin\.so$/ { print $2 }' log)
-	[ "$(wc -w <<<"$mids")" -eq 2 ] || { fail "plugin.so #m records for ids: [$mids], expected 2"; return 1; }
+	# Reloaded at the same place, the plugin keeps its record (one id);
+	# elsewhere it gets a second one.
+	case $(wc -w <<<"$mids") in
+	1 | 2) ;;
+	*) fail "plugin.so #m records for ids: [$mids], expected 1 or 2"; return 1 ;;
+	esac
 	for mid in $mids; do
 		m_line=$(grep -n -m1 "^#m $mid " log | cut -d: -f1)
 		u_line=$(grep -n -m1 "^#u $mid\$" log | cut -d: -f1)
@@ -269,6 +274,27 @@ t_dlopen() {
 		[ "$u_line" -gt "$m_line" ] || { fail "#u $mid before its #m"; return 1; }
 	done
 	expect_stack log 77 plugin_helper plugin_leak main
+}
+
+# A plugin reloaded 5000 times (it allocates in its constructor): memory
+# and log records stay bounded, whatever the history (issue 12).  Time per
+# cycle is measured by make bench, not here.
+t_reload() {
+	need_libmtrace || return
+	local a b per_cycle m s
+	traced log "$BUILD/reload" "$BUILD/reload_plugin.so" 5000 1000 >out 2>err ||
+		{ fail "exit status $?: $(cat err)"; return 1; }
+	a=$(awk '$1 == "rss" && $2 == 1000 { print $3 }' out)
+	b=$(awk '$1 == "rss" && $2 == 5000 { print $3 }' out)
+	[ -n "$a" ] && [ -n "$b" ] || { fail "no rss lines: $(cat out)"; return 1; }
+	per_cycle=$(((b - a) / 4000))
+	m=$(grep -c '^#m .*/reload_plugin\.so$' log)
+	s=$(grep -c '^#s ' log)
+	note "RSS +$per_cycle bytes a cycle from cycle 1000 to 5000; $m #m records of the plugin, $s stack records"
+	[ "$per_cycle" -le 512 ] || { fail "RSS grows $per_cycle bytes a cycle (limit 512)"; return 1; }
+	[ "$m" -le 4 ] || { fail "$m #m records for one plugin reloaded at few places"; return 1; }
+	[ "$s" -le 200 ] || { fail "$s stack records: stacks are not reused across reloads"; return 1; }
+	expect_leaks "$BUILD/reload" log ""
 }
 
 # A copy of the plugin loaded (likely at the same address) after the first

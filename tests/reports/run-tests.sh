@@ -28,9 +28,14 @@ expect() {  # expect WHAT GOT WANT
 
 t_phases() {
 	MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
-	local r1=log.1.memlog r2=log.2.memlog r3=log.3.memlog
-	for r in $r1 $r2 $r3; do [ -s $r ] || fail "no report $r" || return 1; done
-	[ ! -e log.4.memlog ] || fail "a fourth report was written" || return 1
+	# Default names: PROGRAM.PID.N.memlog beside the log, never caught by
+	# the glob a user types for the logs (issue 10).
+	local pid r1 r2 r3
+	pid=$(awk '$1 == "#v" { for (i = 3; i <= NF; i++) if ($i ~ /^pid=/) print substr($i, 5) }' log)
+	r1=phases.$pid.1.memlog r2=phases.$pid.2.memlog r3=phases.$pid.3.memlog
+	for r in $r1 $r2 $r3; do [ -s $r ] || fail "no report $r: $(ls)" || return 1; done
+	[ ! -e phases.$pid.4.memlog ] || fail "a fourth report was written" || return 1
+	[ "$(echo log*)" = log ] || fail "a log* glob catches more than the log: $(echo log*)" || return 1
 	expect "r1 trigger" "$(key $r1 trigger)" mtrace &&
 	expect "r3 trigger" "$(key $r3 trigger)" muntrace &&
 	expect "r1 delta" "$(key $r1 delta-bytes)" +1000 &&
@@ -55,14 +60,26 @@ t_checker_reads_report() {
 	MALLOC_TRACE=log LD_PRELOAD=$LIB "$BUILD/phases" || return 1
 	local want line
 	want=$(grep -n 'small\[i\] = malloc' "$here/progs/phases.c" | cut -d: -f1)
-	"$top/mtrace-check/mtrace-check" log.1.memlog >out 2>err ||
+	local r1
+	r1=$(echo phases.*.1.memlog)
+	"$top/mtrace-check/mtrace-check" "$r1" >out 2>err ||
 		fail "status $?: $(cat err)" || return 1
 	line=$(grep -m1 '^  #0 grow_small' out)
 	[[ "$line" == *" at $here/progs/phases.c:$want" ]] ||
 		fail "frame line: '$line', want phases.c:$want" || return 1
 	# everything but the frame lines is copied as it is
-	diff <(grep -v '^  ' log.1.memlog) <(grep -v '^  ' out) >/dev/null ||
+	diff <(grep -v '^  ' "$r1") <(grep -v '^  ' out) >/dev/null ||
 		fail "report text changed"
+}
+
+# A report that cannot be written is said once, on stderr; the program
+# goes on unchanged (issue 12).
+t_unwritable_report() {
+	MALLOC_TRACE=log MEMLEAK_CONFIG=report=/nonexistent/dir/r.%n LD_PRELOAD=$LIB \
+		"$BUILD/phases" >out 2>err || fail "status $?: $(cat err)" || return 1
+	[ "$(grep -c '^libmtrace: cannot write the report /nonexistent/dir/r.1: No such file or directory' err)" -eq 1 ] ||
+		fail "stderr: $(cat err)" || return 1
+	[ "$(grep -c '^libmtrace:' err)" -eq 1 ] || fail "more than one line: $(cat err)"
 }
 
 t_signal_idle() {
@@ -176,7 +193,7 @@ if [ ! -f "$LIB" ]; then
 	echo "libmtrace.so is not built" >&2
 	exit 2
 fi
-for t in phases checker_reads_report signal_idle log_written_at_report threads api_preloaded api_leak_aborts \
+for t in phases checker_reads_report unwritable_report signal_idle log_written_at_report threads api_preloaded api_leak_aborts \
          api_without_preload api_compiled_out; do
 	run $t
 done

@@ -49,16 +49,16 @@ static void assert_defaults(const struct config *k)
     ck_assert_int_eq(k->mtraceinit, 0);
     ck_assert_int_eq(k->classic, 0);
     ck_assert_int_eq(k->depth, 32);
-    ck_assert_int_eq(k->unwinder, UNWIND_FAST);
-    ck_assert_int_eq(k->report_signal, 0);
-    ck_assert_str_eq(k->report_pattern, "");
+    ck_assert_int_eq(k->unwind, UNWIND_FAST);
+    ck_assert_int_eq(k->signal, 0);
+    ck_assert_str_eq(k->report, "");
 }
 
 START_TEST(defaults)
 {
     struct config k;
     memset(&k, 0xff, sizeof k); /* every field must be set */
-    k.report_pattern[0] = 'x';
+    k.report[0] = 'x';
     config_defaults(&k);
     assert_defaults(&k);
     ck_assert_int_eq(parse(NULL), 0);
@@ -78,11 +78,11 @@ START_TEST(each_option)
     ck_assert_int_eq(parse("depth=7"), 0);
     ck_assert_int_eq(c.depth, 7);
     ck_assert_int_eq(parse("unwind=glibc"), 0);
-    ck_assert_int_eq(c.unwinder, UNWIND_GLIBC);
+    ck_assert_int_eq(c.unwind, UNWIND_GLIBC);
     ck_assert_int_eq(parse("signal=USR1"), 0);
-    ck_assert_int_eq(c.report_signal, SIGUSR1);
+    ck_assert_int_eq(c.signal, SIGUSR1);
     ck_assert_int_eq(parse("report=/tmp/r.%p.%n.%e"), 0);
-    ck_assert_str_eq(c.report_pattern, "/tmp/r.%p.%n.%e");
+    ck_assert_str_eq(c.report, "/tmp/r.%p.%n.%e");
     ck_assert_int_eq(n_warnings, 0);
 }
 END_TEST
@@ -95,9 +95,9 @@ START_TEST(combination_and_empty_items)
     ck_assert_int_eq(c.mtraceinit, 1);
     ck_assert_int_eq(c.classic, 1);
     ck_assert_int_eq(c.depth, 5);
-    ck_assert_int_eq(c.unwinder, UNWIND_FP);
-    ck_assert_int_eq(c.report_signal, SIGUSR2);
-    ck_assert_str_eq(c.report_pattern, "stderr");
+    ck_assert_int_eq(c.unwind, UNWIND_FP);
+    ck_assert_int_eq(c.signal, SIGUSR2);
+    ck_assert_str_eq(c.report, "stderr");
     ck_assert_int_eq(parse(","), 0);
     assert_defaults(&c);
     ck_assert_int_eq(parse(",,,"), 0);
@@ -105,7 +105,7 @@ START_TEST(combination_and_empty_items)
     /* The last of repeated options wins. */
     ck_assert_int_eq(parse("depth=5,depth=9,unwind=fp,unwind=libunwind"), 0);
     ck_assert_int_eq(c.depth, 9);
-    ck_assert_int_eq(c.unwinder, UNWIND_LIBUNWIND);
+    ck_assert_int_eq(c.unwind, UNWIND_LIBUNWIND);
 }
 END_TEST
 
@@ -143,18 +143,18 @@ END_TEST
 START_TEST(unwind_names)
 {
     ck_assert_int_eq(parse("unwind=fp"), 0);
-    ck_assert_int_eq(c.unwinder, UNWIND_FP);
+    ck_assert_int_eq(c.unwind, UNWIND_FP);
     ck_assert_int_eq(parse("unwind=glibc"), 0);
-    ck_assert_int_eq(c.unwinder, UNWIND_GLIBC);
+    ck_assert_int_eq(c.unwind, UNWIND_GLIBC);
     ck_assert_int_eq(parse("unwind=glibc,unwind=fast"), 0);
-    ck_assert_int_eq(c.unwinder, UNWIND_FAST);
+    ck_assert_int_eq(c.unwind, UNWIND_FAST);
     ck_assert_int_eq(parse("unwind=glibc,unwind=libunwind"), 0);
-    ck_assert_int_eq(c.unwinder, UNWIND_LIBUNWIND);
+    ck_assert_int_eq(c.unwind, UNWIND_LIBUNWIND);
     static const char *bad[] = { "unwind=FP", "unwind=", "unwind=gcc",
                                  "unwind=fpx", "unwind=libunwin" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(parse(bad[i]) == 1, "'%s' accepted", bad[i]);
-        ck_assert_int_eq(c.unwinder, UNWIND_FAST); /* the default stays */
+        ck_assert_int_eq(c.unwind, UNWIND_FAST); /* the default stays */
     }
 }
 END_TEST
@@ -162,15 +162,15 @@ END_TEST
 START_TEST(signal_names)
 {
     ck_assert_int_eq(parse("signal=USR2"), 0);
-    ck_assert_int_eq(c.report_signal, SIGUSR2);
+    ck_assert_int_eq(c.signal, SIGUSR2);
     ck_assert_int_eq(parse("signal=SIGUSR2"), 0);
-    ck_assert_int_eq(c.report_signal, SIGUSR2);
+    ck_assert_int_eq(c.signal, SIGUSR2);
     ck_assert_int_eq(parse("signal=12"), 0);
-    ck_assert_int_eq(c.report_signal, 12);
+    ck_assert_int_eq(c.signal, 12);
     ck_assert_int_eq(parse("signal=SIGTERM"), 0);
-    ck_assert_int_eq(c.report_signal, SIGTERM);
+    ck_assert_int_eq(c.signal, SIGTERM);
     ck_assert_int_eq(parse("signal=HUP"), 0);
-    ck_assert_int_eq(c.report_signal, SIGHUP);
+    ck_assert_int_eq(c.signal, SIGHUP);
     static const char *bad[] = {
         "signal=bogus", "signal=",      "signal=0",
         "signal=SIG",   "signal=usr2",  "signal=SIGSIGUSR2",
@@ -178,7 +178,7 @@ START_TEST(signal_names)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ck_assert_msg(parse(bad[i]) == 1, "'%s' accepted", bad[i]);
-        ck_assert_int_eq(c.report_signal, 0);
+        ck_assert_int_eq(c.signal, 0);
     }
 }
 END_TEST
@@ -197,28 +197,58 @@ START_TEST(signal_number_slices)
 }
 END_TEST
 
+/* A signal that exists but cannot carry reports is named as such, not
+ * called unknown (issue 12). */
+START_TEST(uncatchable_signals_named)
+{
+    static const char *bad[] = { "signal=9",    "signal=KILL", "signal=SIGSTOP",
+                                 "signal=SEGV", "signal=11",   "signal=ABRT" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_msg(parse(bad[i]) == 1, "'%s' accepted", bad[i]);
+        ck_assert_msg(strstr(last_warning, "cannot be caught") != NULL,
+                      "'%s': %s", bad[i], last_warning);
+        ck_assert_int_eq(c.signal, 0);
+    }
+    ck_assert_int_eq(config_signal_number("9", 1), CONFIG_SIGNAL_UNUSABLE);
+    ck_assert_int_eq(config_signal_number("bogus", 5), 0);
+}
+END_TEST
+
+/* "help" lists every option of the table, one line each, and is no
+ * problem. */
+START_TEST(help_lists_the_table)
+{
+    int before = n_warnings;
+    ck_assert_int_eq(config_parse(&c, "help", collect), 0);
+    ck_assert_int_eq(n_warnings - before, (int)config_option_count);
+    ck_assert_ptr_nonnull(strstr(last_warning, "report=PATTERN"));
+    for (size_t i = 0; i < config_option_count; i++)
+        ck_assert_ptr_nonnull(config_options[i].help);
+}
+END_TEST
+
 START_TEST(report_patterns)
 {
     ck_assert_int_eq(parse("report=stderr"), 0);
-    ck_assert_str_eq(c.report_pattern, "stderr");
+    ck_assert_str_eq(c.report, "stderr");
     ck_assert_int_eq(parse("report=a=b%p"), 0); /* '=' in the value */
-    ck_assert_str_eq(c.report_pattern, "a=b%p");
+    ck_assert_str_eq(c.report, "a=b%p");
     ck_assert_int_eq(parse("report=/x/%e.%n,depth=4"), 0);
-    ck_assert_str_eq(c.report_pattern, "/x/%e.%n");
+    ck_assert_str_eq(c.report, "/x/%e.%n");
     ck_assert_int_eq(c.depth, 4);
     ck_assert_int_eq(parse("report="), 1);
-    ck_assert_str_eq(c.report_pattern, "");
+    ck_assert_str_eq(c.report, "");
 
     /* The longest pattern that fits, and one byte more. */
-    char text[CONFIG_PATTERN_MAX + 16];
+    char text[CONFIG_TEXT_MAX + 16];
     int n = snprintf(text, sizeof text, "report=");
-    memset(text + n, 'p', CONFIG_PATTERN_MAX - 1);
-    text[n + CONFIG_PATTERN_MAX - 1] = '\0';
+    memset(text + n, 'p', CONFIG_TEXT_MAX - 1);
+    text[n + CONFIG_TEXT_MAX - 1] = '\0';
     ck_assert_int_eq(parse(text), 0);
-    ck_assert_uint_eq(strlen(c.report_pattern), CONFIG_PATTERN_MAX - 1);
+    ck_assert_uint_eq(strlen(c.report), CONFIG_TEXT_MAX - 1);
     strcat(text, "p");
     ck_assert_int_eq(parse(text), 1);
-    ck_assert_str_eq(c.report_pattern, "");
+    ck_assert_str_eq(c.report, "");
 }
 END_TEST
 
@@ -274,6 +304,8 @@ Suite *config_suite(void)
     tcase_add_test(tc, signal_names);
     tcase_add_test(tc, signal_number_slices);
     tcase_add_test(tc, report_patterns);
+    tcase_add_test(tc, uncatchable_signals_named);
+    tcase_add_test(tc, help_lists_the_table);
     tcase_add_test(tc, unknown_options_warn_once_each);
     tcase_add_test(tc, long_unknown_option);
     tcase_add_test(tc, no_callback);

@@ -151,14 +151,74 @@ START_TEST(dlopen_dlclose)
     ck_assert_ptr_null(modmap_find(fn + 2));
     ck_assert_int_eq(modmap_mark_unloaded(), 0); /* counted once */
 
-    /* Loaded again: a new module, the old record still marked. */
+    /* Loaded again: at the same place (the usual case) the record comes
+     * back; elsewhere a new one is made and the old stays marked. */
+    uintptr_t old_bias = m->bias;
     h = open_probe(path, &fn);
     struct module *again = modmap_find(fn + 2);
     check_module(again, fn + 2, path);
-    ck_assert_ptr_ne(again, m);
-    ck_assert_int_gt(again->id, m->id);
+    if (again->bias == old_bias) {
+        ck_assert_ptr_eq(again, m);
+        ck_assert_int_eq(atomic_load(&m->unloaded), 0);
+    } else {
+        ck_assert_ptr_ne(again, m);
+        ck_assert_int_gt(again->id, m->id);
+        ck_assert_int_eq(atomic_load(&m->unloaded), 1);
+    }
+    dlclose(h);
+    ck_assert_int_ge(modmap_mark_unloaded(), 1);
+}
+END_TEST
+
+/* Another file at the place of an unloaded module is another module. */
+START_TEST(other_file_same_place)
+{
+    char path[PATH_MAX + 16], copy[PATH_MAX + 32];
+    uintptr_t fn;
+    probe_path(path, sizeof path);
+    snprintf(copy, sizeof copy, "%s.copy.so", path);
+    char cmd[2 * PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, copy);
+    ck_assert_int_eq(system(cmd), 0);
+    modmap_mark_unloaded();
+    void *h = open_probe(path, &fn);
+    struct module *m = modmap_find(fn + 2);
+    ck_assert_ptr_nonnull(m);
+    dlclose(h);
+    ck_assert_int_ge(modmap_mark_unloaded(), 1);
+    h = open_probe(copy, &fn);
+    struct module *other = modmap_find(fn + 2);
+    check_module(other, fn + 2, copy);
+    ck_assert_ptr_ne(other, m);
     ck_assert_int_eq(atomic_load(&m->unloaded), 1);
     dlclose(h);
+    unlink(copy);
+}
+END_TEST
+
+/* A module loaded by a relative path is recorded by its absolute path,
+ * so the checker finds it from any directory (issue 10). */
+START_TEST(relative_path_made_absolute)
+{
+    char path[PATH_MAX + 16], cwd[PATH_MAX];
+    uintptr_t fn;
+    probe_path(path, sizeof path);
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    char *slash = strrchr(path, '/');
+    ck_assert_ptr_nonnull(slash);
+    *slash = '\0';
+    ck_assert_int_eq(chdir(path), 0);
+    char rel[PATH_MAX + 16];
+    snprintf(rel, sizeof rel, "./%s", slash + 1);
+    void *h = open_probe(rel, &fn);
+    ck_assert_int_eq(chdir(cwd), 0);
+    struct module *m = modmap_find(fn + 2);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_msg(m->path[0] == '/', "recorded as %s", m->path);
+    *slash = '/';
+    same_file(m->path, path);
+    dlclose(h);
+    modmap_mark_unloaded();
 }
 END_TEST
 
@@ -173,6 +233,8 @@ Suite *modmap_suite(void)
     tcase_add_test(tc, ids_in_order);
     tcase_add_test(tc, anonymous_memory);
     tcase_add_test(tc, dlopen_dlclose);
+    tcase_add_test(tc, other_file_same_place);
+    tcase_add_test(tc, relative_path_made_absolute);
     suite_add_tcase(s, tc);
     return s;
 }

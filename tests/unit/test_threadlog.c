@@ -6,6 +6,7 @@
 #include "livetab.h"
 #include "threadlog.h"
 #include "threads.h"
+#include "mtrace-format.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +363,87 @@ START_TEST(livetab_far_addresses)
 }
 END_TEST
 
+/* A clock the tests move by hand ("#t" records, timestamp.h). */
+static uint64_t fake_now;
+
+static uint64_t fake_clock(void)
+{
+    return fake_now;
+}
+
+static size_t count_stamps(void)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&sink_lock);
+    for (const char *p = sunk; p && (p = strstr(p, "#t ")); p++)
+        n++;
+    pthread_mutex_unlock(&sink_lock);
+    return n;
+}
+
+/* A hand-over is followed by "#t NS" when the last one is a step old;
+ * never between a buffer's lines, never more often than the step. */
+START_TEST(time_stamp_after_hand_over_at_most_every_step)
+{
+    threadlog_set_clock(fake_clock);
+    fake_now = 5 * (uint64_t)MTF_TIME_STEP_NS;
+    append_str("+ 0x10 0x1\n");
+    ck_assert_uint_eq(count_stamps(), 0); /* events never read the clock */
+    threadlog_flush_mine();
+    ck_assert_str_eq(sunk, "+ 0x10 0x1\n#t 5000000\n");
+    fake_now += MTF_TIME_STEP_NS - 1; /* too soon for another */
+    append_str("- 0x10\n");
+    threadlog_flush_mine();
+    ck_assert_str_eq(sunk, "+ 0x10 0x1\n#t 5000000\n- 0x10\n");
+    fake_now += 1;
+    append_str("+ 0x20 0x2\n");
+    threadlog_flush_mine();
+    ck_assert_str_eq(sunk, "+ 0x10 0x1\n#t 5000000\n- 0x10\n"
+                           "+ 0x20 0x2\n#t 6000000\n");
+}
+END_TEST
+
+/* Filling the buffer hands it over many times: the stamps follow the
+ * clock, not the number of lines. */
+START_TEST(time_stamps_follow_the_clock_not_the_lines)
+{
+    char line[64];
+    threadlog_set_clock(fake_clock);
+    fake_now = MTF_TIME_STEP_NS;
+    for (int i = 0; i < 20000; i++) {
+        snprintf(line, sizeof line, "+ 0x%x 0x10\n", i * 16);
+        append_str(line);
+    }
+    ck_assert_uint_gt(handovers, 10);
+    ck_assert_uint_eq(count_stamps(), 1); /* the clock stood still */
+    fake_now += 2 * (uint64_t)MTF_TIME_STEP_NS;
+    for (int i = 0; i < 20000; i++) {
+        snprintf(line, sizeof line, "- 0x%x\n", i * 16);
+        append_str(line);
+    }
+    ck_assert_uint_eq(count_stamps(), 2);
+    /* Every stamp stands between whole lines. */
+    ck_assert(strstr(sunk, "\n#t 1000000\n+ ") != NULL);
+    ck_assert(strstr(sunk, "\n#t 3000000\n") != NULL);
+}
+END_TEST
+
+/* Flushing every buffer (reports, fork, exit) always tells the time, once;
+ * without a clock nothing is stamped. */
+START_TEST(time_stamp_on_flush_all)
+{
+    threadlog_flush_all();
+    ck_assert_uint_eq(count_stamps(), 0); /* no clock set */
+    threadlog_set_clock(fake_clock);
+    fake_now = 7;
+    threadlog_flush_all();
+    ck_assert_str_eq(sunk, "#t 7\n");
+    append_str("+ 0x10 0x1\n");
+    threadlog_flush_all(); /* the hand-over's own stamp is not due */
+    ck_assert_str_eq(sunk, "#t 7\n+ 0x10 0x1\n#t 7\n");
+}
+END_TEST
+
 Suite *threadlog_suite(void)
 {
     Suite *s = suite_create("threadlog");
@@ -379,6 +461,9 @@ Suite *threadlog_suite(void)
     tcase_add_test(tc, livetab_carries_tags);
     tcase_add_test(tc, livetab_drops_settled_frees_only);
     tcase_add_test(tc, livetab_far_addresses);
+    tcase_add_test(tc, time_stamp_after_hand_over_at_most_every_step);
+    tcase_add_test(tc, time_stamps_follow_the_clock_not_the_lines);
+    tcase_add_test(tc, time_stamp_on_flush_all);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * fork.c - a traced process forks; the child frees an inherited block.
  * Parent: leaks 111 (inherited by the child too) and 444.
- * Child:  frees the 111 block, leaks the inherited 222 block and its own 333.
+ * Child:  frees the inherited 111 block, keeps the inherited 222 block (the
+ *         parent's, not the child's leak) and leaks its own 333.
  * Prints "child PID".  Usage: fork exit|_exit  (how the child ends) */
 #include <mcheck.h>
 #include <stdlib.h>

@@ -1,0 +1,35 @@
+/* html.h - the self-contained HTML report (mtrace-check --html FILE):
+ * one file holding the page (mtrace-check/html/page.{html,css,js}, built
+ * in by assets.S) and the analysis as one JSON block: the summary, every
+ * stack with its frames (function, file:line, module), what each stack
+ * leaked, held at the peak and allocated in all, live bytes over time,
+ * and the temporal intervals of timeline.h.  doc/html.md describes the
+ * views.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_HTML_H
+#define MTC_HTML_H
+
+#include "engine.h"
+
+/* The leaks of one reachability class (once the log has verdicts): the
+ * summary lists them in the order given. */
+struct html_class {
+    const char *name; /* e.g. "definitely lost" */
+    uint64_t bytes, blocks;
+};
+
+/* What the report is about, beyond the engine's state. */
+struct html_source {
+    const char *log;
+    const char *binary; /* NULL when not given */
+    const struct html_class *classes;
+    size_t nclasses; /* 0: no verdicts in the log */
+};
+
+/* Writes the page for the replayed engine E and its finished timeline
+ * to PATH.  Returns 0, or -1 with a message printed. */
+int html_write(const char *path, struct engine *e, const struct timeline *tl,
+               const struct html_source *src);
+
+#endif

@@ -1,0 +1,552 @@
+/* page.js - the interactive part of mtrace-check's HTML report: summary,
+ * live bytes over time, flame graph (icicle: the root at the top), top
+ * stacks.  Everything comes from the JSON block "mtc-data" that
+ * mtrace-check wrote (mtrace-check/html.c): the page fetches nothing.
+ * Text from the log only ever reaches the page through textContent.
+ * GPL-3.0-or-later. */
+'use strict';
+(function () {
+  const D = JSON.parse(document.getElementById('mtc-data').textContent);
+  const S = D.stacks, F = D.frames, SUM = D.summary;
+  const NS = 'http://www.w3.org/2000/svg'; /* a name, not an address */
+  const ROW = 18, NO_STACK = -2, MAX_BOXES = 30000;
+  const $ = (id) => document.getElementById(id);
+
+  /* ---- formatting -------------------------------------------------- */
+  function bytes(n) {
+    if (n < 1024) return n + ' B';
+    const u = ['KiB', 'MiB', 'GiB', 'TiB'];
+    let i = -1;
+    do { n /= 1024; i++; } while (n >= 1024 && i < u.length - 1);
+    return n.toFixed(n < 10 ? 2 : n < 100 ? 1 : 0) + ' ' + u[i];
+  }
+  function count(n) { return n.toLocaleString('en-US'); }
+  function ms(t) {
+    if (t == null) return '';
+    if (t < 1) return (t * 1000).toFixed(0) + ' \u00b5s';
+    if (t < 1000) return t.toFixed(t < 10 ? 2 : 1) + ' ms';
+    return (t / 1000).toFixed(t < 10000 ? 3 : 1) + ' s';
+  }
+  function pct(a, b) { return b ? (100 * a / b).toFixed(1) + '%' : ''; }
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+  function svg(tag, attrs) {
+    const e = document.createElementNS(NS, tag);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+
+  /* ---- frames ------------------------------------------------------ */
+  const nstacks = S.frames.length;
+  function frameName(f) { return f === NO_STACK ? '[no stack recorded]' : F.name[f]; }
+  function frameLoc(f) {
+    if (f === NO_STACK) return '';
+    const file = F.file[f] >= 0 ? D.files[F.file[f]] : null;
+    return file ? file + ':' + (F.line[f] || '?') : '';
+  }
+  function frameModule(f) {
+    if (f === NO_STACK || F.module[f] < 0) return '';
+    return D.modules[F.module[f]] + '+0x' + F.off[f].toString(16);
+  }
+  /* The frame a stack is best known by: its innermost. */
+  function stackLeaf(i) {
+    const fr = S.frames[i];
+    return fr.length ? fr[fr.length - 1] : NO_STACK;
+  }
+
+  /* ---- what each view weighs ---------------------------------------- */
+  const state = { view: 'leaks', range: null, zoom: [], search: '', axis: 't' };
+
+  function rangeWeights(lo, hi) {
+    const b = new Float64Array(nstacks), n = new Float64Array(nstacks);
+    const iv = D.intervals, never = D.series.never;
+    for (let k = 0; k < iv.length; k += 5) {
+      const a = iv[k + 1], f = iv[k + 2];
+      if (a >= lo && a <= hi && (f === never || f > hi)) {
+        b[iv[k]] += iv[k + 3];
+        n[iv[k]] += iv[k + 4];
+      }
+    }
+    return { b, n, unit: 'blocks' };
+  }
+  function weights() {
+    switch (state.view) {
+      case 'peak': return { b: S.peak_b, n: S.peak_n, unit: 'blocks' };
+      case 'all': return { b: S.all_b, n: S.all_n, unit: 'allocations' };
+      case 'range': return rangeWeights(state.range.lo, state.range.hi);
+      default: return { b: S.leak_b, n: S.leak_n, unit: 'blocks' };
+    }
+  }
+
+  /* ---- the tree ------------------------------------------------------ */
+  function buildTree(w) {
+    const root = { f: -1, v: 0, n: 0, kids: new Map(), parent: null, depth: 0 };
+    for (let i = 0; i < nstacks; i++) {
+      const v = w.b[i];
+      if (!v) continue;
+      const fr = S.frames[i].length ? S.frames[i] : [NO_STACK];
+      let node = root;
+      root.v += v; root.n += w.n[i];
+      for (let d = 0; d < fr.length; d++) {
+        let c = node.kids.get(fr[d]);
+        if (!c) {
+          c = { f: fr[d], v: 0, n: 0, kids: new Map(), parent: node, depth: d + 1 };
+          node.kids.set(fr[d], c);
+        }
+        c.v += v; c.n += w.n[i];
+        node = c;
+      }
+    }
+    (function sortKids(node) {
+      node.list = Array.from(node.kids.values()).sort((a, b) => b.v - a.v);
+      node.kids = null;
+      for (const c of node.list) sortKids(c);
+    })(root);
+    return root;
+  }
+
+  /* ---- the flame graph ---------------------------------------------- */
+  let tree = null, weight = null, drawn = [];
+  const tip = $('tooltip');
+
+  function hue(name) {
+    let h = 0;
+    for (let i = 0; i < name.length && i < 40; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+    return h;
+  }
+  function color(f) {
+    if (f === NO_STACK) return 'rgb(200,200,200)';
+    const h = hue(F.name[f]);
+    /* flamegraph.pl's warm palette; frames without a source file paler */
+    const r = 205 + (h % 50), g = 80 + ((h >> 8) % 130), b = 40 + ((h >> 16) % 50);
+    return F.file[f] >= 0 ? `rgb(${r},${g},${b})` : `rgb(${r},${Math.min(g + 60, 230)},${b + 80})`;
+  }
+
+  function zoomNode() {
+    let node = tree;
+    for (const f of state.zoom) {
+      const c = node.list.find((x) => x.f === f);
+      if (!c) break;
+      node = c;
+    }
+    return node;
+  }
+  function pathOf(node) {
+    const p = [];
+    for (let n = node; n && n.parent; n = n.parent) p.unshift(n.f);
+    return p;
+  }
+
+  function searchRegex() {
+    if (!state.search) return null;
+    try { return new RegExp(state.search, 'i'); }
+    catch (e) { return new RegExp(state.search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'); }
+  }
+
+  function renderFlame() {
+    const box = $('flame');
+    box.textContent = '';
+    drawn = [];
+    const width = Math.max(box.clientWidth || 0, 300);
+    const z = zoomNode();
+    if (!tree.v) {
+      box.appendChild(el('div', 'empty', state.view === 'leaks'
+        ? 'No memory leaks: nothing is live at the end of the log.'
+        : 'Nothing to show for this view.'));
+      box.dataset.total = '0';
+      renderCrumbs(z);
+      updateSearch();
+      return;
+    }
+    const re = searchRegex();
+    let maxDepth = z.depth;
+    const boxes = [];
+    /* The zoomed node's ancestors span the width, then its subtree. */
+    for (let a = z; a; a = a.parent) boxes.push({ node: a, x: 0, w: width, anc: a !== z });
+    const scale = width / z.v;
+    (function walk(node, x) {
+      let cx = x;
+      for (const c of node.list) {
+        const w = c.v * scale;
+        if (w < 0.5 || boxes.length > MAX_BOXES) break; /* sorted: the rest are smaller */
+        boxes.push({ node: c, x: cx, w: w, anc: false });
+        if (c.depth > maxDepth) maxDepth = c.depth;
+        walk(c, cx);
+        cx += w;
+      }
+    })(z, 0);
+    const height = (maxDepth + 1) * ROW + 2;
+    const root = svg('svg', { width: width, height: height, role: 'img',
+      'aria-label': 'flame graph' });
+    const frag = document.createDocumentFragment();
+    boxes.forEach((b, i) => {
+      const n = b.node, y = n.depth * ROW;
+      const g = svg('g', { class: 'fr' + (b.anc ? ' anc' : ''), 'data-i': i });
+      const name = n.f === -1 ? 'all stacks' : frameName(n.f);
+      if (re && n.f !== -1 && (re.test(name) || re.test(frameLoc(n.f)))) g.classList.add('match');
+      g.appendChild(svg('rect', { x: b.x.toFixed(1), y: y, width: Math.max(b.w - 0.5, 0.5).toFixed(1),
+        height: ROW - 1, fill: n.f === -1 ? 'rgb(230,210,170)' : color(n.f) }));
+      if (b.w > 28) {
+        const chars = Math.floor((b.w - 6) / 6.6);
+        const t = svg('text', { x: (b.x + 3).toFixed(1), y: y + 13 });
+        t.textContent = name.length > chars ? name.slice(0, Math.max(chars - 1, 1)) + '\u2026' : name;
+        g.appendChild(t);
+      }
+      frag.appendChild(g);
+      drawn.push(b);
+    });
+    root.appendChild(frag);
+    box.appendChild(root);
+    box.dataset.total = String(tree.v);
+    box.dataset.view = state.view;
+    box.dataset.zoom = z.f === -1 ? '' : frameName(z.f);
+    box.dataset.boxes = String(drawn.length);
+    box.dataset.range = state.view === 'range' ? state.range.lo + ',' + state.range.hi : '';
+    renderCrumbs(z);
+    updateSearch();
+  }
+
+  function renderCrumbs(z) {
+    const c = $('crumbs');
+    c.textContent = '';
+    if (!z.parent) return;
+    c.append('Zoomed in: ');
+    const path = [];
+    for (let n = z; n; n = n.parent) path.unshift(n);
+    path.forEach((n, i) => {
+      if (i) c.append(' \u203a ');
+      const a = el('a', null, n.f === -1 ? 'all stacks' : frameName(n.f));
+      a.onclick = () => { state.zoom = pathOf(n); renderFlame(); };
+      c.appendChild(a);
+    });
+  }
+
+  /* Bytes under matching frames, each counted once (the topmost match). */
+  function updateSearch() {
+    const out = $('search-result');
+    const re = searchRegex();
+    if (!re || !tree || !tree.v) { out.textContent = ''; return; }
+    let sum = 0;
+    (function walk(node) {
+      for (const c of node.list) {
+        if (re.test(frameName(c.f)) || re.test(frameLoc(c.f))) sum += c.v;
+        else walk(c);
+      }
+    })(tree);
+    out.textContent = 'matched ' + bytes(sum) + ' (' + pct(sum, tree.v) + ')';
+  }
+
+  function showTip(ev, b) {
+    const n = b.node;
+    tip.textContent = '';
+    const name = n.f === -1 ? 'all stacks' : frameName(n.f);
+    tip.appendChild(el('b', null, name));
+    if (n.f >= 0 && F.inl[n.f]) tip.append(' [inlined]');
+    const loc = n.f >= 0 ? frameLoc(n.f) : '';
+    if (loc) { tip.appendChild(el('br')); tip.appendChild(el('span', 'loc', loc)); }
+    const mod = n.f >= 0 ? frameModule(n.f) : '';
+    if (mod) { tip.appendChild(el('br')); tip.appendChild(el('span', 'loc', mod)); }
+    tip.appendChild(el('br'));
+    tip.append(bytes(n.v) + ' (' + count(n.v) + ' bytes, ' + pct(n.v, tree.v) + '), ' +
+      count(n.n) + ' ' + weight.unit);
+    tip.hidden = false;
+    const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 8);
+    const y = ev.clientY + 16 + tip.offsetHeight > window.innerHeight
+      ? ev.clientY - tip.offsetHeight - 8 : ev.clientY + 16;
+    tip.style.left = Math.max(x, 4) + 'px';
+    tip.style.top = Math.max(y, 4) + 'px';
+  }
+
+  function boxOf(ev) {
+    const g = ev.target.closest && ev.target.closest('g.fr');
+    return g ? drawn[+g.getAttribute('data-i')] : null;
+  }
+  $('flame').addEventListener('mousemove', (ev) => {
+    const b = boxOf(ev);
+    if (b) showTip(ev, b); else tip.hidden = true;
+  });
+  $('flame').addEventListener('mouseleave', () => { tip.hidden = true; });
+  $('flame').addEventListener('click', (ev) => {
+    const b = boxOf(ev);
+    if (!b) return;
+    state.zoom = pathOf(b.node);
+    renderFlame();
+  });
+  $('zoom-reset').onclick = () => { state.zoom = []; renderFlame(); };
+  let searchTimer = 0;
+  $('search').addEventListener('input', (ev) => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => { state.search = ev.target.value; renderFlame(); }, 120);
+  });
+
+  function setView(v) {
+    state.view = v;
+    for (const r of document.querySelectorAll('input[name=view]')) r.checked = r.value === v;
+    redrawFlame();
+  }
+  function redrawFlame() {
+    weight = weights();
+    tree = buildTree(weight);
+    $('flame-title').textContent = flameTitle();
+    renderFlame();
+  }
+  for (const r of document.querySelectorAll('input[name=view]'))
+    r.addEventListener('change', () => { if (r.checked) setView(r.value); });
+
+  function flameTitle() {
+    switch (state.view) {
+      case 'peak': return '\u2014 live at the peak' + (SUM.peak_t != null ? ' (' + ms(SUM.peak_t) + ')' : '') + ': ' + bytes(tree.v);
+      case 'all': return '\u2014 all allocations: ' + bytes(tree.v);
+      case 'range': return '\u2014 allocated between ' + xLabel(rangeStart(state.range.lo)) +
+        ' and ' + xLabel(rangeEnd(state.range.hi)) + ', still live at its end: ' + bytes(tree.v);
+      default: return '\u2014 leaks: ' + bytes(tree.v);
+    }
+  }
+
+  /* ---- live bytes over time ----------------------------------------- */
+  const SER = D.series, nb = SER.live.length;
+  function xOf(k) { return state.axis === 't' ? SER.t[k] : SER.line[k]; }
+  function rangeStart(k) { return k > 0 ? xOf(k - 1) : 0; }
+  function rangeEnd(k) { return xOf(k); }
+  function xLabel(x) { return state.axis === 't' ? ms(x) : 'line ' + count(Math.round(x)); }
+  let chartGeom = null;
+
+  function renderChart() {
+    const box = $('chart');
+    box.textContent = '';
+    const width = Math.max(box.clientWidth || 0, 300), height = 190;
+    const L = 64, R = 12, T = 14, B = 24;
+    const xmax = Math.max(xOf(nb - 1), 1e-9);
+    let ymax = 1;
+    for (let k = 0; k < nb; k++) if (SER.max[k] > ymax) ymax = SER.max[k];
+    ymax *= 1.08;
+    const px = (x) => L + (width - L - R) * x / xmax;
+    const py = (y) => T + (height - T - B) * (1 - y / ymax);
+    chartGeom = { L, R, width, xmax, px };
+    const root = svg('svg', { width: width, height: height, role: 'img', 'aria-label': 'live bytes over time' });
+    root.appendChild(svg('line', { class: 'axis', x1: L, y1: py(0), x2: width - R, y2: py(0) }));
+    root.appendChild(svg('line', { class: 'axis', x1: L, y1: T, x2: L, y2: py(0) }));
+    for (let i = 0; i <= 4; i++) {
+      const y = ymax / 1.08 * i / 4, t = svg('text', { x: L - 6, y: py(y) + 4, 'text-anchor': 'end' });
+      t.textContent = bytes(Math.round(y));
+      root.appendChild(t);
+      const x = xmax * i / 4, u = svg('text', { x: px(x), y: height - 6,
+        'text-anchor': i === 0 ? 'start' : i === 4 ? 'end' : 'middle' });
+      u.textContent = xLabel(x);
+      root.appendChild(u);
+    }
+    /* The most each bucket held: a peak never falls between two points. */
+    let d = 'M' + px(0).toFixed(1) + ',' + py(0).toFixed(1);
+    for (let k = 0; k < nb; k++) {
+      d += 'L' + px(rangeStart(k)).toFixed(1) + ',' + py(SER.max[k]).toFixed(1);
+      d += 'L' + px(xOf(k)).toFixed(1) + ',' + py(SER.max[k]).toFixed(1);
+    }
+    const area = d + 'L' + px(xOf(nb - 1)).toFixed(1) + ',' + py(0).toFixed(1) + 'Z';
+    root.appendChild(svg('path', { class: 'area', d: area }));
+    root.appendChild(svg('path', { class: 'curve', d: d, id: 'live-curve' }));
+    const peakX = state.axis === 't' ? SUM.peak_t : SUM.peak_line;
+    if (SUM.peak_bytes > 0 && peakX != null) {
+      const cx = px(peakX), cy = py(SUM.peak_bytes);
+      root.appendChild(svg('circle', { class: 'peak', cx: cx, cy: cy, r: 4, id: 'peak-mark' }));
+      const t = svg('text', { class: 'peak-label', x: cx + (cx > width / 2 ? -8 : 8), y: Math.max(cy - 6, 11),
+        'text-anchor': cx > width / 2 ? 'end' : 'start' });
+      t.textContent = 'peak ' + bytes(SUM.peak_bytes) + ' at ' + xLabel(peakX);
+      root.appendChild(t);
+    }
+    if (state.range) {
+      const x0 = px(rangeStart(state.range.lo)), x1 = px(rangeEnd(state.range.hi));
+      root.appendChild(svg('rect', { class: 'brush', id: 'range-mark', x: x0, y: T,
+        width: Math.max(x1 - x0, 1), height: py(0) - T }));
+    }
+    box.appendChild(root);
+    box.dataset.points = String(nb);
+  }
+
+  /* Bucket k spans (end of k-1, end of k]. */
+  function bucketAt(x) {
+    let lo = 0, hi = nb - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (xOf(mid) < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+  function chartX(ev) {
+    const r = $('chart').firstChild.getBoundingClientRect();
+    const g = chartGeom;
+    const x = (ev.clientX - r.left - g.L) / (g.width - g.L - g.R) * g.xmax;
+    return Math.min(Math.max(x, 0), g.xmax);
+  }
+  let drag = null;
+  $('chart').addEventListener('mousedown', (ev) => {
+    if (!chartGeom) return;
+    ev.preventDefault();
+    drag = { x0: chartX(ev), cx: ev.clientX, rect: null };
+  });
+  window.addEventListener('mousemove', (ev) => {
+    if (!drag) return;
+    const g = chartGeom, a = Math.min(drag.x0, chartX(ev)), b = Math.max(drag.x0, chartX(ev));
+    if (!drag.rect) {
+      drag.rect = svg('rect', { class: 'brush', y: 14, height: 152 });
+      $('chart').firstChild.appendChild(drag.rect);
+    }
+    drag.rect.setAttribute('x', g.px(a));
+    drag.rect.setAttribute('width', Math.max(g.px(b) - g.px(a), 1));
+  });
+  window.addEventListener('mouseup', (ev) => {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (Math.abs(ev.clientX - d.cx) < 3) { renderChart(); return; }
+    const a = Math.min(d.x0, chartX(ev)), b = Math.max(d.x0, chartX(ev));
+    selectRange(bucketAt(a), bucketAt(b));
+  });
+  function selectRange(lo, hi) {
+    state.range = { lo, hi };
+    state.zoom = [];
+    $('view-range-label').hidden = false;
+    $('range-clear').hidden = false;
+    renderChart();
+    setView('range');
+  }
+  $('range-clear').onclick = () => {
+    state.range = null;
+    $('view-range-label').hidden = true;
+    $('range-clear').hidden = true;
+    renderChart();
+    if (state.view === 'range') setView('leaks');
+  };
+  if (SUM.has_time) {
+    $('axis-choice').hidden = false;
+    $('axis').onchange = (ev) => { state.axis = ev.target.value; renderChart(); $('flame-title').textContent = flameTitle(); };
+  } else {
+    state.axis = 'line';
+  }
+
+  /* ---- summary ------------------------------------------------------ */
+  function card(k, v, s, alert) {
+    const c = el('div', 'card' + (alert ? ' alert' : ''));
+    c.appendChild(el('div', 'k', k));
+    c.appendChild(el('div', 'v', v));
+    if (s) c.appendChild(el('div', 's', s));
+    return c;
+  }
+  function renderSummary() {
+    $('title-program').textContent = D.program || D.binary || '';
+    $('title-log').textContent = 'log: ' + D.log;
+    const s = $('summary');
+    s.appendChild(card('Leaked at the end', bytes(SUM.live_bytes),
+      count(SUM.live_blocks) + ' blocks from ' + count(SUM.leak_stacks) + ' stacks', SUM.live_bytes > 0));
+    if (D.classes && D.classes.length) {
+      const c = card('By reachability', '', null);
+      const t = el('table');
+      for (const k of D.classes) {
+        const tr = el('tr');
+        tr.appendChild(el('td', null, k.name));
+        tr.appendChild(el('td', 'num', bytes(k.bytes)));
+        tr.appendChild(el('td', 'num', count(k.blocks) + ' blocks'));
+        t.appendChild(tr);
+      }
+      c.querySelector('.v').replaceWith(t);
+      s.appendChild(c);
+    }
+    s.appendChild(card('Peak', bytes(SUM.peak_bytes), count(SUM.peak_blocks) + ' blocks' +
+      (SUM.peak_t != null ? ' at ' + ms(SUM.peak_t) : ' at line ' + count(SUM.peak_line))));
+    s.appendChild(card('Allocations', count(SUM.allocs), bytes(SUM.alloc_bytes) + ' in all'));
+    s.appendChild(card('Frees', count(SUM.frees), bytes(SUM.freed_bytes)));
+    s.appendChild(card('Duration', SUM.duration != null ? ms(SUM.duration) : 'unknown',
+      SUM.duration != null ? 'from the log\u2019s #t records' : 'the log has no time records'));
+    s.appendChild(card('Log', count(SUM.lines) + ' lines', count(nstacks) + ' stacks' +
+      (SUM.warnings ? ', ' + count(SUM.warnings) + ' warnings' : '')));
+  }
+
+  /* ---- the table of stacks ---------------------------------------- */
+  const table = { key: 'leak_b', asc: false, shown: 100, open: new Set() };
+  function sortedStacks() {
+    const idx = [];
+    for (let i = 0; i < nstacks; i++) idx.push(i);
+    const k = table.key, dir = table.asc ? 1 : -1;
+    if (k === 'name') {
+      const names = idx.map((i) => frameName(stackLeaf(i)));
+      idx.sort((a, b) => dir * (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0) || a - b);
+    } else {
+      const v = S[k];
+      idx.sort((a, b) => dir * (v[a] - v[b]) || S.all_b[b] - S.all_b[a] || a - b);
+    }
+    return idx;
+  }
+  function framesRow(i) {
+    const tr = el('tr', 'frames'), td = el('td');
+    td.colSpan = 6;
+    const ol = el('ol');
+    ol.start = 0;
+    const fr = S.frames[i];
+    if (!fr.length) ol.appendChild(el('li', null, '[no stack recorded]'));
+    for (let d = fr.length - 1; d >= 0; d--) {
+      const li = el('li', null, frameName(fr[d]) + (F.inl[fr[d]] ? ' [inlined]' : ''));
+      const loc = frameLoc(fr[d]) || frameModule(fr[d]);
+      if (loc) li.appendChild(el('span', 'loc', ' at ' + loc));
+      ol.appendChild(li);
+    }
+    td.appendChild(ol);
+    tr.appendChild(td);
+    return tr;
+  }
+  function renderTable() {
+    const body = document.querySelector('#stacks tbody');
+    body.textContent = '';
+    const idx = sortedStacks();
+    const frag = document.createDocumentFragment();
+    for (const i of idx.slice(0, table.shown)) {
+      const tr = el('tr', 'row');
+      for (const k of ['leak_b', 'leak_n', 'peak_b', 'all_n', 'all_b'])
+        tr.appendChild(el('td', 'num', k.endsWith('_b') ? bytes(S[k][i]) : count(S[k][i])));
+      const leaf = stackLeaf(i), td = el('td', null, frameName(leaf));
+      const loc = frameLoc(leaf);
+      if (loc) td.appendChild(el('span', 'loc', ' ' + loc));
+      tr.appendChild(td);
+      tr.onclick = () => {
+        if (table.open.has(i)) table.open.delete(i); else table.open.add(i);
+        renderTable();
+      };
+      frag.appendChild(tr);
+      if (table.open.has(i)) frag.appendChild(framesRow(i));
+    }
+    body.appendChild(frag);
+    for (const th of document.querySelectorAll('#stacks th')) {
+      th.classList.toggle('sorted', th.dataset.key === table.key);
+      th.classList.toggle('asc', th.dataset.key === table.key && table.asc);
+    }
+    const more = $('table-more');
+    more.hidden = idx.length <= table.shown;
+    more.textContent = 'Show more (' + count(idx.length - table.shown) + ' left)';
+  }
+  for (const th of document.querySelectorAll('#stacks th'))
+    th.addEventListener('click', () => {
+      const k = th.dataset.key;
+      if (table.key === k) table.asc = !table.asc;
+      else { table.key = k; table.asc = k === 'name'; }
+      renderTable();
+    });
+  $('table-more').onclick = () => { table.shown += 100; renderTable(); };
+
+  /* ---- start -------------------------------------------------------- */
+  renderSummary();
+  renderChart();
+  if (!SUM.live_bytes && SUM.alloc_bytes) {
+    state.view = 'all';
+    table.key = 'all_b';
+  }
+  setView(state.view);
+  renderTable();
+  let resizeTimer = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { renderChart(); renderFlame(); }, 150);
+  });
+  document.body.dataset.ready = '1';
+})();

@@ -1,0 +1,69 @@
+/* outputs.c - see outputs.h.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#include "outputs.h"
+#include "folded.h"
+#include "html.h"
+#include "progress.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+FILE *outputs_report_stream(struct outputs *x, const struct options *opt)
+{
+    memset(x, 0, sizeof *x);
+    x->opt = opt;
+    if (!opt->folded)
+        return stdout;
+    x->null = fopen("/dev/null", "w");
+    if (x->null == NULL)
+        die_input("cannot open /dev/null: %s", strerror(errno));
+    return x->null;
+}
+
+void outputs_begin(struct outputs *x, struct engine *e, int log_fd)
+{
+    struct stat st;
+    uint64_t total = 0;
+
+    if (x->opt->html || x->opt->folded) {
+        tl_init(&x->tl);
+        e->tl = &x->tl;
+        x->timeline = 1;
+    }
+    if (fstat(log_fd, &st) == 0 && S_ISREG(st.st_mode))
+        total = (uint64_t)st.st_size;
+    progress_start(&e->bytes, total, x->opt->quiet);
+}
+
+void outputs_replayed(struct outputs *x)
+{
+    (void)x;
+    progress_phase("resolving stacks");
+}
+
+int outputs_end(struct outputs *x, struct engine *e)
+{
+    int err = 0;
+
+    if (x->timeline) {
+        tl_finish(&x->tl, &e->table, e->nr);
+        if (x->opt->html) {
+            /* No reachability classes yet: verdicts (#c) fill them. */
+            struct html_source src = { x->opt->log, x->opt->binary, NULL, 0 };
+            progress_phase("writing the HTML report");
+            err |= html_write(x->opt->html, e, &x->tl, &src);
+        }
+        if (x->opt->folded &&
+            folded_write(stdout, &e->ext, &x->tl,
+                         (enum folded_view)x->opt->folded_view) != 0)
+            err = -1;
+        e->tl = NULL;
+        tl_destroy(&x->tl);
+    }
+    progress_stop();
+    if (x->null)
+        fclose(x->null);
+    return err ? -1 : 0;
+}

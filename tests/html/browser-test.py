@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+# browser-test.py - mtrace-check's HTML report in a real browser: headless
+# Chromium (Debian's package) driven through the DevTools protocol over a
+# pipe (cdp.py).  For a freshly traced program (progs/phases.c), the
+# hand-checked log and a classic glibc log, it checks that the page loads
+# without a script error and without any network request, that the flame
+# graph and the chart are drawn with the figures mtrace-check computed,
+# that a click zooms, that a tooltip shows, that dragging across the chart
+# redraws the graph with what memray's temporal query gives for that range
+# (recomputed here from the page's data), that search, view switches and
+# the table work, and that the leaks view holds the same stacks as
+# --folded.  No check depends on speed: load times are printed, never
+# compared with a limit.  Ends with "N passed, N failed".
+# GPL-3.0-or-later.
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import cdp  # noqa: E402
+from tally import check, summary  # noqa: E402
+
+CHECKER = os.path.join(ROOT, "mtrace-check", "mtrace-check")
+LIB = os.path.join(ROOT, "libmtrace", "libmtrace.so")
+GLIBC_DEBUG = "/lib/x86_64-linux-gnu/libc_malloc_debug.so"
+OUT = os.path.join(HERE, "out")
+PHASES = os.path.join(HERE, "build", "phases")
+
+
+
+def run(argv, env=None, ok=(0, 1)):
+    r = subprocess.run(argv, env=env, capture_output=True, timeout=300)
+    if r.returncode not in ok:
+        raise RuntimeError("%s: status %d: %s" % (argv, r.returncode,
+                                                  r.stderr.decode()))
+    return r.stdout.decode()
+
+
+def trace(prog, log, preload, extra_env=None):
+    for f in os.listdir(OUT):
+        if f.startswith(os.path.basename(log)):
+            os.unlink(os.path.join(OUT, f))
+    env = dict(os.environ, MALLOC_TRACE=log, LD_PRELOAD=preload)
+    env.pop("MEMLEAK_CONFIG", None)
+    env.update(extra_env or {})
+    subprocess.run([prog], env=env, check=True, timeout=300,
+                   stdout=subprocess.DEVNULL)
+
+
+def page_data(path):
+    text = open(path, encoding="utf-8").read()
+    m = re.search(r'<script type="application/json" id="mtc-data">\n(.*?)\n'
+                  r'</script>', text, re.S)
+    return text, json.loads(m.group(1))
+
+
+def static_checks(name, text):
+    """Nothing in the file can make the browser fetch anything."""
+    scripts = re.findall(r"<script\b[^>]*>", text)
+    check(name + ": only inline scripts",
+          all("src" not in s for s in scripts), str(scripts))
+    bad = [p for p in (r"<link\b", r"<img\b", r"<iframe\b", r"\burl\(",
+                       r"@import", r"\bfetch\(", r"XMLHttpRequest",
+                       r"WebSocket", r"EventSource", r"\bimport\(",
+                       r"sendBeacon")
+           if re.search(p, text)]
+    check(name + ": no loading construct", not bad, str(bad))
+    urls = set(re.findall(r"https?://[^\s\"'<>)]*", text))
+    urls.discard("http://www.w3.org/2000/svg")  # SVG's namespace name
+    check(name + ": no address but SVG's namespace", not urls, str(urls))
+    check(name + ": a CSP that forbids every fetch",
+          "default-src 'none'" in text)
+
+
+def folded_from_page(b):
+    """The leaks view as the page's own data has it, in folded form."""
+    return b.eval("""(() => {
+      const D = JSON.parse(document.getElementById('mtc-data').textContent);
+      const out = new Map();
+      D.stacks.frames.forEach((fr, i) => {
+        const v = D.stacks.leak_b[i];
+        if (!v) return;
+        const key = fr.length ? fr.map((f) => D.frames.name[f]).join(';')
+                              : '[no stack recorded]';
+        out.set(key, (out.get(key) || 0) + v);
+      });
+      return Array.from(out, ([k, v]) => k + ' ' + v).sort().join('\\n');
+    })()""")
+
+
+def box_geometry(b, selector):
+    return b.eval("""(() => {
+      const e = document.querySelector(%s);
+      if (!e) return null;
+      const r = e.getBoundingClientRect();
+      return {x: r.x, y: r.y, w: r.width, h: r.height};
+    })()""" % json.dumps(selector))
+
+
+def open_page(b, path, name):
+    url = "file://" + path
+    b.events.clear()
+    t0 = time.monotonic()
+    b.call("Page.navigate", {"url": url})
+    b.wait_event("Page.loadEventFired")
+    b.wait_for("document.body && document.body.dataset.ready === '1'")
+    ms = (time.monotonic() - t0) * 1000
+    print("    note: %s: ready %.0f ms after navigation" % (name, ms))
+    return url
+
+
+def network_checks(b, name, url):
+    b.eval("1")  # collect pending events
+    reqs = [e["params"]["request"]["url"] for e in b.events
+            if e.get("method") == "Network.requestWillBeSent"]
+    check(name + ": no request but the page itself",
+          all(u == url for u in reqs), str(reqs))
+    check(name + ": no resource loaded",
+          b.eval("performance.getEntriesByType('resource').length") == 0)
+    errors = [e["params"] for e in b.events
+              if e.get("method") == "Runtime.exceptionThrown"]
+    check(name + ": no script error", not errors, str(errors)[:500])
+
+
+def flame_total(b):
+    return int(b.eval("document.getElementById('flame').dataset.total"))
+
+
+def test_phases(b):
+    log = os.path.join(OUT, "phases.log")
+    page = os.path.join(OUT, "phases.html")
+    trace(PHASES, log, LIB)
+    run([CHECKER, "--quiet", "--html", page, PHASES, log])
+    totals = json.loads(run([CHECKER, "--json", PHASES, log]))["totals"]
+    folded = run([CHECKER, "--folded", log]).strip()
+    text, data = page_data(page)
+    static_checks("phases", text)
+    check("phases: has time", data["summary"]["has_time"])
+    check("phases: page figures are the report's",
+          data["summary"]["live_bytes"] == totals["leaked_bytes"] and
+          data["summary"]["live_blocks"] == totals["leaked_blocks"])
+
+    url = open_page(b, page, "phases")
+    # The flame graph and the chart are drawn.
+    boxes = b.eval("document.querySelectorAll('#flame g.fr').length")
+    check("phases: flame graph drawn", boxes >= 6, "boxes %s" % boxes)
+    check("phases: flame graph weighs the leaks",
+          flame_total(b) == totals["leaked_bytes"],
+          "%s vs %s" % (flame_total(b), totals["leaked_bytes"]))
+    points = b.eval("(document.getElementById('live-curve')"
+                    ".getAttribute('d').match(/L/g) || []).length")
+    check("phases: chart drawn", points >= 2 * len(data["series"]["live"]),
+          "points %s" % points)
+    check("phases: peak marked", b.eval("!!document.getElementById('peak-mark')"))
+    check("phases: page and --folded hold the same leaks",
+          folded_from_page(b) == folded,
+          "\n%s\n---\n%s" % (folded_from_page(b), folded))
+
+    # A tooltip on hover.
+    g = box_geometry(b, "#flame g.fr:last-child rect")
+    b.mouse("mouseMoved", g["x"] + g["w"] / 2, g["y"] + g["h"] / 2, buttons=0)
+    tip = b.eval("(() => { const t = document.getElementById('tooltip');"
+                 " return t.hidden ? '' : t.textContent; })()")
+    check("phases: tooltip with bytes", "bytes" in tip, repr(tip))
+
+    # Clicking a box zooms: it then spans the whole width.
+    width = b.eval("document.querySelector('#flame svg').getBoundingClientRect().width")
+    target = b.eval("""(() => {
+      let best = null;
+      for (const g of document.querySelectorAll('#flame g.fr')) {
+        const r = g.querySelector('rect').getBoundingClientRect();
+        if (r.width < 0.8 * %f && r.width > 8 && (!best || r.width > best.w))
+          best = {x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width,
+                  i: g.getAttribute('data-i')};
+      }
+      return best;
+    })()""" % width)
+    check("phases: a narrow box to click", target is not None)
+    if target:
+        b.click(target["x"], target["y"])
+        zoomed = b.eval("document.getElementById('flame').dataset.zoom")
+        after = b.eval("""(() => {
+          const y = %f;
+          for (const g of document.querySelectorAll('#flame g.fr')) {
+            const r = g.querySelector('rect').getBoundingClientRect();
+            if (r.y <= y && y <= r.y + r.height) return r.width;
+          }
+          return 0; })()""" % target["y"])
+        check("phases: click zooms", zoomed != "" and after > 0.95 * width,
+              "zoom %r width %s of %s" % (zoomed, after, width))
+        check("phases: zoom path shown",
+              "Zoomed in" in b.eval("document.getElementById('crumbs').textContent"))
+        b.call("Runtime.evaluate",
+               {"expression": "document.getElementById('zoom-reset').click()"})
+        check("phases: reset zoom",
+              b.eval("document.getElementById('flame').dataset.zoom") == "")
+
+    # Dragging across the chart redraws the graph for that time range.
+    c = box_geometry(b, "#chart svg")
+    y = c["y"] + c["h"] / 2
+    plot_l, plot_r = c["x"] + 64, c["x"] + c["w"] - 12
+    b.drag(plot_l + 0.55 * (plot_r - plot_l), y, plot_l + 0.97 * (plot_r - plot_l), y)
+    view = b.eval("document.getElementById('flame').dataset.view")
+    rng = b.eval("document.getElementById('flame').dataset.range")
+    check("phases: a drag selects a range", view == "range" and rng, "%s %s" % (view, rng))
+    if rng:
+        lo, hi = map(int, rng.split(","))
+        iv, never = data["intervals"], data["series"]["never"]
+        want = sum(iv[k + 3] for k in range(0, len(iv), 5)
+                   if lo <= iv[k + 1] <= hi and (iv[k + 2] == never or iv[k + 2] > hi))
+        got = flame_total(b)
+        check("phases: range graph is memray's temporal query",
+              got == want and got > 0, "%s vs %s" % (got, want))
+        check("phases: range graph differs from the leaks",
+              got != totals["leaked_bytes"])
+        check("phases: range marked on the chart",
+              b.eval("!!document.getElementById('range-mark')"))
+        names = b.eval("Array.from(document.querySelectorAll('#flame text'))"
+                       ".map((t) => t.textContent).join('|')")
+        check("phases: range shows the late leaks, not the index",
+              "remember_name" in names and "index_entry" not in names, names[:300])
+
+    # Views: live at the peak, all allocations.
+    for value, key in (("peak", "peak_b"), ("all", "all_b")):
+        b.eval("document.querySelector('input[name=view][value=%s]').click()" % value)
+        check("phases: view %s" % value,
+              flame_total(b) == sum(data["stacks"][key]),
+              "%s vs %s" % (flame_total(b), sum(data["stacks"][key])))
+        if value == "peak":
+            check("phases: the peak view weighs the peak",
+                  flame_total(b) == data["summary"]["peak_bytes"])
+
+    # Search.
+    b.eval("document.getElementById('search').focus()")
+    b.call("Input.insertText", {"text": "remember_name"})
+    b.wait_for("document.getElementById('search-result').textContent"
+               ".startsWith('matched')")
+    check("phases: search highlights",
+          b.eval("document.querySelectorAll('#flame g.match').length") >= 1)
+
+    # The table: sortable, rows open to their frames.
+    rows = b.eval("document.querySelectorAll('#stacks tr.row').length")
+    check("phases: table rows", rows == len(data["stacks"]["sid"]), str(rows))
+    b.eval("document.querySelector('#stacks th[data-key=all_n]').click()")
+    first = b.eval("Array.from(document.querySelectorAll('#stacks tr.row'))"
+                   ".slice(0, 2).map((r) => r.children[3].textContent)")
+    counts = [int(x.replace(",", "")) for x in first]
+    check("phases: table sorts by allocations", counts[0] >= counts[1], str(first))
+    b.eval("document.querySelector('#stacks tr.row').click()")
+    frames = b.eval("(document.querySelector('#stacks tr.frames') || {}).textContent || ''")
+    check("phases: a row opens to file:line", "phases.c:" in frames, frames[:200])
+
+    shot = b.call("Page.captureScreenshot", {"format": "png"})
+    png = os.path.join(OUT, "phases.png")
+    with open(png, "wb") as f:
+        import base64
+        f.write(base64.b64decode(shot["data"]))
+    check("phases: screenshot", os.path.getsize(png) > 10000)
+    network_checks(b, "phases", url)
+
+
+def test_hand_log(b):
+    log = os.path.join(HERE, "logs", "hand.log")
+    page = os.path.join(OUT, "hand.html")
+    run([CHECKER, "--quiet", "--html", page, log])
+    text, data = page_data(page)
+    static_checks("hand", text)
+    url = open_page(b, page, "hand")
+    check("hand: leaks total", flame_total(b) == 123)
+    labels = b.eval("Array.from(document.querySelectorAll('#flame text'))"
+                    ".map((t) => t.textContent).join('|')")
+    check("hand: labelled boxes", "main" in labels, labels)
+    check("hand: peak at 2.5 ms",
+          "2.50 ms" in b.eval("document.getElementById('summary').textContent"))
+    network_checks(b, "hand", url)
+    # Reachability classes plug into the summary as the data lists them
+    # (html.h: struct html_class; the log's verdicts will fill them).
+    classed = os.path.join(OUT, "hand-classes.html")
+    with open(classed, "w", encoding="utf-8") as f:
+        f.write(text.replace('"classes":[]', '"classes":[{"name":"definitely lost",'
+                             '"bytes":80,"blocks":2},{"name":"still reachable",'
+                             '"bytes":43,"blocks":3}]', 1))
+    open_page(b, classed, "hand with classes")
+    cards = b.eval("document.getElementById('summary').textContent")
+    check("hand: classes in the summary",
+          "By reachability" in cards and "definitely lost" in cards
+          and "still reachable" in cards, cards)
+
+
+def test_classic_log(b):
+    """glibc's own tracer: no stacks, no time; the page still works."""
+    if not os.path.exists(GLIBC_DEBUG):
+        check("classic: glibc's libc_malloc_debug.so present", False)
+        return
+    log = os.path.join(OUT, "classic.log")
+    page = os.path.join(OUT, "classic.html")
+    trace(PHASES, log, GLIBC_DEBUG)
+    totals = json.loads(run([CHECKER, "--json", log]))["totals"]
+    run([CHECKER, "--quiet", "--html", page, log])
+    url = open_page(b, page, "classic")
+    check("classic: one box for blocks without a stack",
+          "[no stack recorded]" in b.eval("document.getElementById('flame').textContent"))
+    check("classic: leaks total", flame_total(b) == totals["leaked_bytes"])
+    check("classic: chart in log lines",
+          "line" in b.eval("document.getElementById('chart').textContent"))
+    network_checks(b, "classic", url)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    if cdp.find_chromium() is None:
+        check("chromium is installed (scripts/install-deps.sh installs it)", False)
+        return summary()
+    b = cdp.Browser()
+    try:
+        b.call("Network.enable")
+        b.call("Page.enable")
+        b.call("Runtime.enable")
+        for test in (test_phases, test_hand_log, test_classic_log):
+            try:
+                test(b)
+            except Exception as e:  # a broken page must not end the run
+                check(test.__name__, False, repr(e))
+    finally:
+        b.close()
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

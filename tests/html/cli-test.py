@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+# cli-test.py - libmtrace's "#t" time records in a real log, and
+# mtrace-check's --folded, --html and progress line from the command line:
+#   - "#t": one after the header, nondecreasing in one thread, spanning at
+#     least the program's sleeps, at most about one per millisecond, one
+#     after the last event, none in a classic log;
+#   - --folded on the hand-checked log prints exactly logs/hand.expected;
+#   - --folded of a traced program is valid folded input for flamegraph.pl,
+#     inferno and speedscope, checked strictly (flamegraph.pl itself is not
+#     a Debian package: nothing is fetched), and adds up to the figures of
+#     --json and of the HTML report's summary;
+#   - bad option values and unwritable report paths give status 2;
+#   - on a terminal (a pty) a check that lasts shows the progress line; on
+#     a pipe, or with --quiet, it never does.  The log comes through a FIFO
+#     the test holds open, so "lasts" never depends on the machine's speed.
+# Ends with "N passed, N failed".  GPL-3.0-or-later.
+
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from tally import check, summary  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CHECKER = os.path.join(ROOT, "mtrace-check", "mtrace-check")
+LIB = os.path.join(ROOT, "libmtrace", "libmtrace.so")
+PHASES = os.path.join(HERE, "build", "phases")
+OUT = os.path.join(HERE, "out")
+HAND = os.path.join(HERE, "logs", "hand.log")
+
+# A frame: anything but ';' and line ends, not blank; the weight: digits.
+FOLDED_LINE = re.compile(r"^[^;\n\r]*[^;\s][^;\n\r]*(;[^;\n\r]*[^;\s][^;\n\r]*)* [1-9][0-9]*$")
+
+
+
+def run(argv, **kw):
+    return subprocess.run(argv, capture_output=True, timeout=300, **kw)
+
+
+def expected_blocks():
+    blocks, name = {}, None
+    for line in open(os.path.join(HERE, "logs", "hand.expected")):
+        if line.startswith("#"):
+            continue
+        if line.startswith("== "):
+            name = line[3:].strip()
+            blocks[name] = ""
+        elif name:
+            blocks[name] += line
+    return blocks
+
+
+def test_hand():
+    for view, want in expected_blocks().items():
+        r = run([CHECKER, "--folded=" + view, HAND])
+        check("hand --folded=%s" % view, r.stdout.decode() == want,
+              "\n" + r.stdout.decode())
+        check("hand --folded=%s: status 1 (leaks)" % view, r.returncode == 1)
+    r = run([CHECKER, "--folded", HAND])
+    check("hand --folded is leaks", r.stdout.decode() == expected_blocks()["leaks"])
+
+
+def validate(name, text):
+    lines = text.splitlines()
+    bad = [l for l in lines if not FOLDED_LINE.match(l)]
+    check(name + ": every line is 'frame;...;frame weight'", not bad, str(bad[:3]))
+    stacks = [l.rsplit(" ", 1)[0] for l in lines]
+    check(name + ": one line per stack, sorted", stacks == sorted(set(stacks)))
+    check(name + ": ends with a newline", text.endswith("\n"))
+    return sum(int(l.rsplit(" ", 1)[1]) for l in lines)
+
+
+def test_traced():
+    log = os.path.join(OUT, "cli-phases.log")
+    for f in os.listdir(OUT):
+        if f.startswith("cli-phases.log"):
+            os.unlink(os.path.join(OUT, f))
+    env = dict(os.environ, MALLOC_TRACE=log, LD_PRELOAD=LIB)
+    env.pop("MEMLEAK_CONFIG", None)
+    subprocess.run([PHASES], env=env, check=True, timeout=300)
+    totals = json.loads(run([CHECKER, "--json", PHASES, log]).stdout)["totals"]
+    page = os.path.join(OUT, "cli-phases.html")
+    r = run([CHECKER, "--html", page, "--folded=all", PHASES, log])
+    check("--html with --folded: status 1", r.returncode == 1, r.stderr.decode())
+    text = open(page, encoding="utf-8").read()
+    data = json.loads(re.search(r'id="mtc-data">\n(.*?)\n</script>', text, re.S).group(1))
+    summary = data["summary"]
+    sums = {}
+    for view in ("leaks", "peak", "all"):
+        out = run([CHECKER, "--folded=" + view, PHASES, log]).stdout.decode()
+        sums[view] = validate("phases --folded=" + view, out)
+    check("folded leaks add up to --json", sums["leaks"] == totals["leaked_bytes"],
+          "%s %s" % (sums["leaks"], totals["leaked_bytes"]))
+    check("folded peak adds up to the peak", sums["peak"] == summary["peak_bytes"])
+    check("folded all adds up to the allocations", sums["all"] == summary["alloc_bytes"])
+    check("--html with --folded: stdout is the folded stacks",
+          validate("--html --folded=all", r.stdout.decode()) == sums["all"])
+
+
+def trace_phases(name, config=None):
+    log = os.path.join(OUT, name)
+    for f in os.listdir(OUT):
+        if f.startswith(name):
+            os.unlink(os.path.join(OUT, f))
+    env = dict(os.environ, MALLOC_TRACE=log, LD_PRELOAD=LIB)
+    env.pop("MEMLEAK_CONFIG", None)
+    if config:
+        env["MEMLEAK_CONFIG"] = config
+    subprocess.run([PHASES], env=env, check=True, timeout=300)
+    return open(log, encoding="utf-8", errors="replace").read().splitlines()
+
+
+def test_time_records():
+    """libmtrace's "#t" records (doc/format.md, "Time") in a real log."""
+    lines = trace_phases("time.log")
+    stamps = [(i, int(l.split()[1])) for i, l in enumerate(lines) if l.startswith("#t ")]
+    check("#t: well formed", all(re.fullmatch(r"#t [0-9]+", lines[i]) for i, _ in stamps))
+    check("#t: one right after the header",
+          len(lines) > 3 and lines[2].startswith("#p ") and lines[3].startswith("#t "),
+          str(lines[:4]))
+    values = [v for _, v in stamps]
+    check("#t: one thread's stamps never go back", values == sorted(values))
+    # The program sleeps 20 x 2 ms and 40 x 3 ms: at least that much passed.
+    check("#t: the run lasts at least its sleeps",
+          values and values[-1] - values[0] >= 160 * 1000000,
+          "%s ns" % (values[-1] - values[0] if values else None))
+    events = [i for i, l in enumerate(lines) if l[:1] in "+-<>" or l.startswith("@ ")]
+    check("#t: stamps while it runs, not only at the ends",
+          sum(1 for i, _ in stamps if events[0] < i < events[-1]) >= 10,
+          "%d stamps" % len(stamps))
+    check("#t: the exit flush tells the end", stamps and stamps[-1][0] > events[-1])
+    # At most one per millisecond, plus the forced ones at flushes.
+    span_ms = (values[-1] - values[0]) / 1e6 if values else 0
+    check("#t: at most about one per millisecond", len(values) <= span_ms + 10,
+          "%d stamps in %.0f ms" % (len(values), span_ms))
+    classic = trace_phases("time-classic.log", "classic")
+    check("#t: none in a classic log", not any(l.startswith("#t") for l in classic))
+
+
+def test_errors():
+    r = run([CHECKER, "--folded=live", HAND])
+    check("--folded=live: status 2", r.returncode == 2 and b"leaks, peak or all" in r.stderr)
+    r = run([CHECKER, "--html", "/nonexistent-dir/x.html", HAND])
+    check("unwritable --html: status 2 and a message",
+          r.returncode == 2 and b"/nonexistent-dir/x.html" in r.stderr, r.stderr.decode())
+    r = run([CHECKER, "--html"])
+    check("--html without a file: status 2", r.returncode == 2)
+
+
+def progress_run(extra, on_tty, hold=None):
+    """mtrace-check reading a FIFO; returns what it wrote on stderr.  With
+    HOLD None, the second half of the log is written once the progress line
+    shows (or after 60 s); else after HOLD seconds."""
+    tmp = tempfile.mkdtemp(prefix="mtc-progress-")
+    fifo = os.path.join(tmp, "log")
+    os.mkfifo(fifo)
+    log = open(HAND, "rb").read()
+    if on_tty:
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([CHECKER] + extra + [fifo], stdout=subprocess.DEVNULL,
+                                stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        src = master
+    else:
+        proc = subprocess.Popen([CHECKER] + extra + [fifo], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        src = proc.stderr.fileno()
+    w = open(fifo, "wb")
+    w.write(log[: len(log) // 2])
+    w.flush()
+    got = b""
+    deadline = time.monotonic() + (hold if hold is not None else 60)
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([src], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(src, 4096)
+            except OSError:
+                chunk = b""
+            got += chunk
+            if hold is None and b" read, " in got:
+                break
+    w.write(log[len(log) // 2:])
+    w.close()
+    proc.wait(timeout=120)
+    while True:
+        ready, _, _ = select.select([src], [], [], 0.2)
+        if not ready:
+            break
+        try:
+            chunk = os.read(src, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    if on_tty:
+        os.close(src)
+    os.unlink(fifo)
+    os.rmdir(tmp)
+    return got.decode(errors="replace"), proc.returncode
+
+
+def test_progress():
+    err, status = progress_run([], on_tty=True)
+    check("progress on a terminal", re.search(r"\rmtrace-check: [0-9.]+ \S+ read, [0-9.]+ \S+/s\033\[K", err)
+          is not None, repr(err))
+    tail = err.rsplit("\n", 1)[-1]
+    check("no progress line left at the end",
+          "read, " not in tail or tail.endswith("\r\033[K"), repr(err[-60:]))
+    check("a message starts on a line of its own",
+          "\r\033[Kmtrace-check: /nonexistent/prog: no usable file" in err, repr(err))
+    check("progress run: status 1 (leaks)", status == 1)
+    err, status = progress_run(["--quiet"], on_tty=True, hold=2.5)
+    check("no progress with --quiet", "read, " not in err and "\033[K" not in err, repr(err))
+    err, status = progress_run([], on_tty=False, hold=2.5)
+    check("no progress on a pipe", "read, " not in err and "\033[K" not in err, repr(err))
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for test in (test_hand, test_traced, test_time_records, test_errors,
+                 test_progress):
+        try:
+            test()
+        except Exception as e:
+            check(test.__name__, False, repr(e))
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests-signals.sh - signal handlers and libmtrace (libmtrace/sigtramp.c):
+# handlers never run inside the tracer, a death by signal still finishes
+# the log, and the program sees its own dispositions.
+# Sourced by run-tests.sh; each t_NAME runs in its own temporary directory.
+
+# A handler that siglongjmp()s out, 1000 times a second: every event after
+# the jumps is logged and muntrace() returns, under every unwinder.
+t_sigjump() {
+	need_libmtrace || return
+	local u i st big frees
+	for u in fast libunwind glibc fp; do
+		for i in 1 2 3 4 5; do
+			rm -f log
+			traced log MEMLEAK_CONFIG=unwind=$u "$BUILD/sigjump" 100 >out 2>err
+			st=$?
+			[ $st -ne 124 ] || { fail "$u run $i: hung (killed after ${RUN_TIMEOUT}s)"; return 1; }
+			[ $st -eq 0 ] || { fail "$u run $i: exit status $st: $(cat err)"; return 1; }
+			grep -q '^jumps 100$' out || { fail "$u run $i: $(cat out)"; return 1; }
+			[ "$(tail -n1 log)" = "= End" ] || { fail "$u run $i: the log does not end with '= End'"; return 1; }
+			big=$(grep -cE '(^| )\+ 0x[0-9a-f]+ 0x3039( |$)' log)
+			frees=$(grep -cE '(^| )- 0x[0-9a-f]+ s[0-9]+$' log)
+			[ "$big" -eq 1000 ] || { fail "$u run $i: $big of the 1000 malloc(12345) logged"; return 1; }
+			expect_leaks "$BUILD/sigjump" log "$(leaks_but_100 log) 54321" ||
+				{ fail "$u run $i"; return 1; }
+		done
+	done
+}
+
+# leaks_but_100 LOG: "100 100 ..." for the malloc(100) blocks a jump left
+# unfreed (a jump between a malloc and its free), as mtrace lists them.
+leaks_but_100() {
+	run_mtrace "$BUILD/sigjump" "$1" | grep -E "$LEAK_ROW" | awk '$2 == "0x64" { printf "100 " }' | sed 's/ $//'
+}
+
+# A handler that allocates, 1000 times a second, beside a thread that
+# allocates: its 20 kept blocks are the only leaks, the log is consistent.
+t_signal_alloc() {
+	need_libmtrace || return
+	traced log "$BUILD/sigstorm" alloc 20000 >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	grep -q 'kept 20$' out || { fail "$(cat out)"; return 1; }
+	expect_leaks "$BUILD/sigstorm" log "$(printf '77 %.0s' $(seq 20) | sed 's/ $//')"
+}
+
+# SIGPROF at 10 kHz of CPU time beside eight allocating threads, under
+# every unwinder: no deadlock, no crash, no leak, a consistent log.
+t_signal_prof() {
+	need_libmtrace || return
+	local u
+	for u in fast libunwind glibc fp; do
+		rm -f log
+		traced log MEMLEAK_CONFIG=unwind=$u "$BUILD/sigstorm" prof 20000 >out 2>err ||
+			{ fail "$u: exit status $?: $(cat err)"; return 1; }
+		grep -qE '^ticks [1-9]' out || { fail "$u: no SIGPROF ticks: $(cat out)"; return 1; }
+		# Only the TLS blocks of finished threads that glibc keeps in
+		# its stack cache for the next thread (as untraced).
+		expect_leaks "$BUILD/sigstorm" log "$(tls_cache_leaks log)" || { fail "$u"; return 1; }
+	done
+}
+
+# tls_cache_leaks LOG: the sizes of the leaks mtrace attributes to glibc's
+# dl-tls.c, as expect_leaks wants them.
+tls_cache_leaks() {
+	local addr size rest
+	run_mtrace "$BUILD/sigstorm" "$1" | grep -E "$LEAK_ROW" | grep 'dl-tls\.c' |
+		while read -r addr size rest; do echo $((size)); done | sort -n | tr '\n' ' ' | sed 's/ $//'
+}
+
+# The program sees its own dispositions, and its handlers run as they
+# would untraced (SA_SIGINFO, SA_RESETHAND, signal()'s return values).
+t_signal_view() {
+	need_libmtrace || return
+	limited "$BUILD/sigview" >native 2>&1 || { fail "untraced run failed: $(cat native)"; return 1; }
+	traced log "$BUILD/sigview" >out 2>&1 || { fail "traced run failed: $(cat out)"; return 1; }
+	diff native out >diff.txt || { fail "traced output differs from untraced:"; cat diff.txt; return 1; }
+	expect_leaks "$BUILD/sigview" log ""
+}
+
+# die_case HOW SIGNAL: the traced program dies of SIGNAL as untraced does,
+# and its log holds every event and ends with "#e signal sig=SIGNAL".
+die_case() {
+	local how=$1 sig=$2 st native_st n glibc_n
+	(ulimit -c 0; limited "$BUILD/die" "$how" >/dev/null 2>&1)
+	native_st=$?
+	(ulimit -c 0; traced log "$BUILD/die" "$how" >out 2>err)
+	st=$?
+	[ $st -eq $native_st ] && [ $st -eq $((128 + sig)) ] ||
+		{ fail "exit status $st traced, $native_st untraced, expected $((128 + sig))"; return 1; }
+	n=$(grep -cE '(^| )[-+] 0x' log)
+	[ "$n" -eq 3001 ] || { fail "$n of 3001 event lines in the log"; return 1; }
+	grep -qx "#e signal sig=$sig" log || { fail "no '#e signal sig=$sig': $(grep '^#e' log)"; return 1; }
+	(ulimit -c 0; glibc_traced glibc.log "$BUILD/die" "$how" >/dev/null 2>&1)
+	glibc_n=$(grep -cE '(^| )[-+] 0x' glibc.log)
+	note "$how: $n event lines kept, glibc's tracer $glibc_n"
+	[ "$n" -ge "$glibc_n" ] || { fail "fewer lines than glibc's tracer ($glibc_n)"; return 1; }
+	check_grammar log
+}
+
+t_die_abort() { need_libmtrace || return; die_case abort 6; }
+t_die_segv() { need_libmtrace || return; die_case segv 11; }
+t_die_term() { need_libmtrace || return; die_case term 15; }
