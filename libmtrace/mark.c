@@ -97,14 +97,16 @@ uint64_t block_big_size(const struct blockset *bs, size_t i)
     return BLK_BIG;
 }
 
-/* LSD radix sort of the blocks by start, DIGIT_BITS a pass over the 48
- * bits of a user-space address; a pass whose digit is the same for every
- * block is skipped.  Returns the sorted array (A or TMP). */
+/* LSD radix sort of the blocks by start, DIGIT_BITS a pass over bits 4
+ * to 47 of a user-space address (four passes: malloc's blocks are 16-byte
+ * aligned; a final pass puts any others in order); a pass whose digit is
+ * the same for every block is skipped.  Returns the sorted array (A or
+ * TMP). */
 static struct blk *radix_sort(struct blk *a, struct blk *tmp, size_t n,
                               uint32_t *count)
 {
     const size_t digits = 1u << DIGIT_BITS, mask = digits - 1;
-    for (int shift = 0; shift < 48; shift += DIGIT_BITS) {
+    for (int shift = 4; shift < 48; shift += DIGIT_BITS) {
         memset(count, 0, digits * sizeof *count);
         for (size_t i = 0; i < n; i++)
             count[(a[i].word >> shift) & mask]++;
@@ -122,6 +124,14 @@ static struct blk *radix_sort(struct blk *a, struct blk *tmp, size_t n,
         a = tmp;
         tmp = t;
     }
+    for (size_t i = 1; i < n; i++) /* starts within 16 bytes of another */
+        for (size_t j = i; j > 0 && (a[j].word & BLK_ADDR_MASK) <
+                                        (a[j - 1].word & BLK_ADDR_MASK);
+             j--) {
+            struct blk t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
     return a;
 }
 

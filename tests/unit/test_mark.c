@@ -397,6 +397,26 @@ START_TEST(find_agrees_with_brute_force)
 }
 END_TEST
 
+START_TEST(unaligned_starts_are_sorted_too)
+{
+    /* Blocks a few bytes apart (not malloc's): the sort's last pass. */
+    static char arena[256];
+    static const size_t off[] = { 40, 3, 17, 1, 9, 33 };
+    struct blockset bs;
+    ck_assert_int_eq(blockset_init(&bs, 6, &test_ops), 0);
+    for (size_t i = 0; i < 6; i++)
+        blockset_add(&bs, (uintptr_t)arena + off[i], 2, (uint32_t)i, 0);
+    ck_assert_int_eq(blockset_finish(&bs), 0);
+    for (size_t i = 0; i + 1 < bs.n; i++)
+        ck_assert(block_start(&bs, i) < block_start(&bs, i + 1));
+    for (size_t i = 0; i < 6; i++) {
+        long k = blockset_find(&bs, (uintptr_t)arena + off[i] + 1);
+        ck_assert(k >= 0 && block_stack(&bs, (size_t)k) == i);
+    }
+    blockset_destroy(&bs);
+}
+END_TEST
+
 START_TEST(long_chain_needs_no_recursion)
 {
     enum { N = 200000 };
@@ -498,6 +518,7 @@ Suite *mark_suite(void)
     tcase_add_test(c, length64_and_stdstring);
     tcase_add_test(c, multiple_inheritance_secondary_base);
     tcase_add_test(c, find_agrees_with_brute_force);
+    tcase_add_test(c, unaligned_starts_are_sorted_too);
     tcase_add_test(c, long_chain_needs_no_recursion);
     tcase_add_test(c, careful_mode_survives_unmapped_memory);
     tcase_add_test(c, foreign_blocks_are_walked_through);
