@@ -16,8 +16,8 @@
 /* Blocks whose memory is being fetched before they are scanned, and
  * pointers whose index slot is being fetched before they are looked up:
  * enough to overlap a dozen cache misses. */
-#define RING 16
-#define PENDQ 32
+#define RING 32
+#define PENDQ 64
 #define PREFETCH_LINES 8 /* of a block entering the ring */
 #define DIGIT_BITS 11
 
