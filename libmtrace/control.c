@@ -83,7 +83,7 @@ static void release_and_flush_at_exit(void *unused)
         GUARD_SCOPE(entered);
         if (entered && tracer_active() && mt_config.mtraceinit)
             report_write("exit", NULL); /* before freeres: the program's */
-        else if (entered && tracer_active() && tracelog_path())
+        else if (entered && tracer_active() && tracelog_logging())
             report_verdicts("exit"); /* the log still gets its verdicts */
     }
     if (tracer_active()) {

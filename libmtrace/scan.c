@@ -227,8 +227,9 @@ static const char *first_reason(const struct world *w)
     return NULL;
 }
 
-/* MTRACE_SCAN_DEBUG=1 lists the root ranges on stderr, =0xADDR the root
- * words pointing into the block at ADDR (development aids). */
+/* Development aids, MTRACE_SCAN_DEBUG read when collection starts: =1
+ * lists the root ranges on stderr, =t the time of each step, =0xADDR the
+ * root words pointing into the block at ADDR. */
 static int debug_roots, debug_times;
 static uintptr_t debug_target;
 static struct timespec debug_t0, debug_c0;
@@ -424,6 +425,10 @@ static void save_registers(uintptr_t *r)
 void scan_init(void)
 {
     roots_init();
+    const char *dbg = getenv("MTRACE_SCAN_DEBUG");
+    debug_roots = dbg && *dbg == '1';
+    debug_times = dbg && *dbg == 't';
+    debug_target = dbg && dbg[0] == '0' ? strtoul(dbg, NULL, 16) : 0;
 }
 
 int scan_run(struct scan_result *res, const char *trigger)
@@ -436,12 +441,8 @@ int scan_run(struct scan_result *res, const char *trigger)
     struct timespec t0, c0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-    const char *dbg = getenv("MTRACE_SCAN_DEBUG");
-    debug_roots = dbg && *dbg == '1';
-    debug_times = dbg && *dbg == 't';
     debug_t0 = t0;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &debug_c0);
-    debug_target = dbg && dbg[0] == '0' ? strtoul(dbg, NULL, 16) : 0;
+    debug_c0 = c0;
     uintptr_t regs[6], sp, tp;
     save_registers(regs);
     __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
