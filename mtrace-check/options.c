@@ -23,6 +23,8 @@ static void print_help(void)
         "The report is what glibc's mtrace(1) prints for the same arguments;\n"
         "for logs with call stacks it is followed by the leaks grouped by "
         "stack.\n"
+        "A log with libmtrace's reachability verdicts is reported by class\n"
+        "instead (definitely, indirectly, possibly lost, still reachable).\n"
         "LOG \"-\" reads standard input.  BINARY is the traced program, used "
         "to\n"
         "turn caller addresses into source lines.\n"
