@@ -21,7 +21,12 @@ bad=0
 for t in "${tests[@]}"; do
 	ok=0
 	for ((i = 0; i < runs; i++)); do
-		"$HERE/run-tests.sh" "$t" | grep -q '^1 passed, 0 failed' && ok=$((ok + 1))
+		out=$("$HERE/run-tests.sh" "$t")
+		if grep -q '^1 passed, 0 failed' <<<"$out"; then
+			ok=$((ok + 1))
+		else
+			sed 's/^/    /' <<<"$out" | head -20 # why it failed
+		fi
 	done
 	echo "$t: $ok/$runs passed"
 	[ $ok -eq "$runs" ] || bad=1
