@@ -110,6 +110,10 @@ CONFIGS = [
     Config("ours-nolog", {"LD_PRELOAD": OURS,
                           "MEMLEAK_CONFIG": "report={tmp}/report.%p.memlog"},
            needs=[OURS]),
+    # Sampling mode (issue 15): about one block per 512 KiB recorded.
+    Config("ours-sample", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
+                           "MEMLEAK_CONFIG": "sample=512k"},
+           log="log", needs=[OURS]),
     # glibc's backtrace() unwinder instead of libunwind: only on request.
     Config("ours-glibcunw", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
                              "MEMLEAK_CONFIG": "unwind=glibc"},
@@ -348,6 +352,10 @@ def report_walls(bench, workloads, configs):
     rows = [[w.name] + [cell(bench, w, c.name) for c in configs]
             for w in workloads]
     table(["workload"] + [c.name for c in configs], rows)
+    print("Run-to-run spread of the wall times ((max - min) / median):\n")
+    rows = [[w.name] + [spread(bench.walls.get((w.name, c.name)))
+                        for c in configs] for w in workloads]
+    table(["workload"] + [c.name for c in configs], rows)
     print("Slowdown vs native (wall / native wall):\n")
     rows = []
     for w in workloads:
@@ -355,6 +363,13 @@ def report_walls(bench, workloads, configs):
         rows.append([w.name] + [fmt(ratio(bench.median(w, c.name), nat), "%.1fx")
                                 for c in configs[1:]])
     table(["workload"] + [c.name for c in configs[1:]], rows)
+
+
+def spread(xs):
+    """(max - min) / median of a config's runs, as a percentage."""
+    if not xs or len(xs) < 2:
+        return "n/a"
+    return "%.0f%%" % (100 * (max(xs) - min(xs)) / statistics.median(xs))
 
 
 def ratio(a, b):
@@ -373,24 +388,44 @@ def verdict(value, target, le=True):
     return "PASS" if ok else "FAIL"
 
 
-# (label, our config, their config, target): overhead(ours)/overhead(theirs)
+# (label, our config, their config, target, workloads or None for all):
+# overhead(ours) / overhead(theirs); targets of issue 15 (None: shown, no
+# target).
 OVERHEAD_TARGETS = [
-    ("ours-stacks / glibc", "ours-stacks", "glibc", 0.5),
-    ("ours-stacks / heaptrack", "ours-stacks", "heaptrack", 0.33),
-    ("ours-stacks / heaptrack-full", "ours-stacks", "heaptrack-full", 0.33),
-    ("ours-nolog / lsan", "ours-nolog", "lsan", 2.0),
+    ("ours-stacks / glibc", "ours-stacks", "glibc", 0.35, None),
+    ("ours-stacks / heaptrack", "ours-stacks", "heaptrack", 0.5, None),
+    ("ours-stacks / heaptrack-full", "ours-stacks", "heaptrack-full", None,
+     None),
+    ("ours-stacks / lsan", "ours-stacks", "lsan", 1.0, ["live"]),
+    ("ours-nolog / lsan", "ours-nolog", "lsan", None, None),
 ]
+# (config, workload, target): slowdown = time / native time.
+SLOWDOWN_TARGETS = [("ours-sample", "single", 1.3)]
 
 
 def report_targets(bench, workloads):
     print("## Overhead ratios (time minus native), this run\n")
     rows = []
-    for label, ours, theirs, target in OVERHEAD_TARGETS:
+    for label, ours, theirs, target, only in OVERHEAD_TARGETS:
         for w in workloads:
+            if only and w.name not in only:
+                continue
             r = ratio(overhead(bench, w, ours), overhead(bench, w, theirs))
             c = ratio(overhead(bench, w, ours, True),
                       overhead(bench, w, theirs, True))
-            rows.append([label, w.name, fmt(r, "%.2f"), "<= %.2f" % target,
+            rows.append([label, w.name, fmt(r, "%.2f"),
+                         "<= %.2f" % target if target else "-",
+                         verdict(r, target) if target else "",
+                         fmt(c, "%.2f")])
+    for cname, wname, target in SLOWDOWN_TARGETS:
+        for w in workloads:
+            if w.name != wname:
+                continue
+            r = ratio(bench.median(w, cname), bench.median(w, "native"))
+            c = ratio(bench.median(w, cname, True),
+                      bench.median(w, "native", True))
+            rows.append(["%s / native (slowdown)" % cname, w.name,
+                         fmt(r, "%.2f"), "<= %.2f" % target,
                          verdict(r, target), fmt(c, "%.2f")])
     table(["ratio", "workload", "measured", "target", "", "same in CPU time"],
           rows)
@@ -432,7 +467,8 @@ def report_threads(bench, workloads):
 
 def report_logs(bench, workloads):
     print("## Log bytes per event (first round; heaptrack: raw file)\n")
-    cnames = ["ours-stacks", "ours-classic", "glibc", "heaptrack"]
+    cnames = ["ours-stacks", "ours-classic", "ours-sample", "glibc",
+              "heaptrack"]
     rows = []
     for w in workloads:
         row = [w.name]
@@ -500,23 +536,46 @@ def beyond_native(bench, w, c):
 def checker_compare(args, tmp):
     """Times mtrace-check against glibc's Perl mtrace on large logs of the
     two-thread workload: one with stacks (ours) and one classic (glibc's),
-    and compares their outputs and exit statuses."""
+    and compares their outputs and exit statuses.  Also the floor (reading
+    the file alone), mtrace-check on one thread, and its peak RSS on big
+    logs."""
     print("## mtrace-check vs /usr/bin/mtrace\n")
     n = max(1, int(1_000_000 * args.scale))
-    rows = []
+    rows, floors, stack_log = [], [], None
     for cname in ("ours-stacks", "glibc"):
         src = next(c for c in CONFIGS if c.name == cname)
         if src.available():
-            rows += compare_on_log(args, tmp, src, n)
+            rows += compare_on_log(args, tmp, src, n, floors)
+            if cname == "ours-stacks":
+                stack_log = keep_log(tmp, "stack-log")
         clear_logs(tmp)
-    table(["log", "lines", "/usr/bin/mtrace s", "mtrace-check s", "speed-up",
-           "target", "", "output", ""], rows)
+    table(["log", "lines", "/usr/bin/mtrace s", "mtrace-check s",
+           "1 thread s", "speed-up", "target", "", "output", ""], rows)
     print("Output rule: identical stdout and exit status; on a log with stacks"
           " mtrace-check may\nonly append its documented 'Leaks grouped by"
           " allocation stack' section.\n")
+    table(["log", "MB", "cat s", "wc -l s", "mtrace-check s",
+           "mtrace-check / cat"], floors)
+    print("Floor: `cat LOG > /dev/null` reads the file, `wc -l LOG` reads it"
+          " and finds every line\n(medians of %d runs, spread in"
+          " parentheses).\n" % args.checker_runs)
+    if stack_log and args.checker_big:
+        checker_memory(args, tmp, stack_log)
+        os.unlink(stack_log)
 
 
-def compare_on_log(args, tmp, src, n):
+def keep_log(tmp, name):
+    path = os.path.join(tmp, name)
+    os.replace(os.path.join(tmp, "log"), path)
+    return path
+
+
+def spread(xs):
+    return "%s (%s-%s)" % (fmt(statistics.median(xs)), fmt(min(xs)),
+                           fmt(max(xs)))
+
+
+def compare_on_log(args, tmp, src, n, floors):
     """One table row: both checkers on the log `src` writes for wl pairs."""
     if src.name.startswith("ours"):
         # The output rule is about glibc's format: a log without
@@ -527,14 +586,20 @@ def compare_on_log(args, tmp, src, n):
     log = os.path.join(tmp, "log")
     if r.status != 0 or not os.path.exists(log):
         return [[src.name, "could not write the log (exit %d)" % r.status]
-                + [""] * 7]
+                + [""] * 8]
     times, outs = time_checkers(args.checker_runs, log, tmp)
-    perl, ours = (statistics.median(times[k]) if k in times else None
-                  for k, _ in CHECKERS)
+    perl, ours, one = (statistics.median(times[k]) if k in times else None
+                       for k in ("/usr/bin/mtrace", "mtrace-check",
+                                 "mtrace-check 1 thread"))
     speed = ratio(perl, ours)
     same = same_output(outs)
-    return [[src.name, count_lines(log), fmt(perl), fmt(ours),
-             fmt(speed, "%.1fx"), ">= 20x", verdict(speed, 20, le=False),
+    floors.append([src.name, "%.0f" % (os.path.getsize(log) / 1e6),
+                   spread(times["cat"]), spread(times["wc -l"]),
+                   spread(times["mtrace-check"]),
+                   fmt(ratio(ours, statistics.median(times["cat"])), "%.1fx")])
+    return [[src.name, count_lines(log), spread(times["/usr/bin/mtrace"]),
+             spread(times["mtrace-check"]), fmt(one), fmt(speed, "%.1fx"),
+             ">= 25x", verdict(speed, 25, le=False),
              {None: "n/a", True: "same", False: "DIFFERENT"}[same],
              {None: "n/a", True: "PASS", False: "FAIL"}[same]]]
 
@@ -544,25 +609,63 @@ def count_lines(path):
         return f.read().count(b"\n")
 
 
-CHECKERS = [("/usr/bin/mtrace", GLIBC_MTRACE), ("mtrace-check", CHECKER)]
+CHECKERS = [("/usr/bin/mtrace", [GLIBC_MTRACE, "BIN", "LOG"], ()),
+            ("mtrace-check", [CHECKER, "BIN", "LOG"], ()),
+            ("mtrace-check 1 thread", [CHECKER, "BIN", "LOG"],
+             ("MTRACE_CHECK_THREADS=1",)),
+            ("cat", ["cat", "LOG"], ()),
+            ("wc -l", ["wc", "-l", "LOG"], ())]
 
 
 def time_checkers(runs, log, tmp):
-    """Alternates the two checkers; keeps each one's first output."""
+    """Alternates the checkers and the floor commands; keeps each
+    checker's first output."""
     times, outs = {}, {}
     for _ in range(runs):
-        for name, path in CHECKERS:
-            if not os.path.exists(path):
+        for name, argv, settings in CHECKERS:
+            if not os.path.exists(argv[0]) and "/" in argv[0]:
                 continue
-            out = os.path.join(tmp, "out-" + os.path.basename(path))
-            r = spawn_timed([path, os.path.join(BENCH, "wl"), log],
-                            out, os.path.join(tmp, "stderr"))
+            argv = [{"BIN": os.path.join(BENCH, "wl"), "LOG": log}.get(a, a)
+                    for a in argv]
+            out = os.path.join(tmp, "out-" + os.path.basename(argv[0]) +
+                               ("-1" if settings else ""))
+            r = spawn_timed(argv, out, os.path.join(tmp, "stderr"), settings)
             times.setdefault(name, []).append(r.wall)
-            if name not in outs:
+            if name in ("/usr/bin/mtrace", "mtrace-check") and name not in outs:
                 with open(out, "rb") as f:
                     outs[name] = (r.status, f.read())
                 keep_output(out, log)
     return times, outs
+
+
+def checker_memory(args, tmp, stack_log):
+    """Peak RSS of mtrace-check on logs of 1 and 2 GB (the stack log
+    repeated), plain and read through a pipe: memory must follow the live
+    blocks and the distinct stacks, not the size of the log."""
+    rows = []
+    for gb in args.checker_big:
+        big = os.path.join(tmp, "big-log")
+        want = int(gb * 1e9)
+        with open(stack_log, "rb") as f:
+            chunk = f.read()
+        with open(big, "wb") as f:
+            size = 0
+            while size < want:
+                f.write(chunk)
+                size += len(chunk)
+        for how, argv in (("file", [CHECKER, os.path.join(BENCH, "wl"), big]),
+                          ("stdin", ["/bin/sh", "-c",
+                                     "exec %s %s - < %s" % (CHECKER,
+                                                           os.path.join(BENCH, "wl"), big)])):
+            r = spawn_timed(argv, os.path.join(tmp, "out-big"),
+                            os.path.join(tmp, "stderr"))
+            rows.append(["%.2f GB (%d copies of the stack log)" % (size / 1e9, size // len(chunk)),
+                         how, fmt(r.wall), "%.1f" % (r.maxrss_kb / 1024.0),
+                         "< 100", verdict(r.maxrss_kb / 1024.0, 100)])
+        os.unlink(big)
+    print("### mtrace-check peak RSS on big logs\n")
+    table(["log", "read from", "wall s", "peak RSS MB", "target MB", ""], rows)
+    print()
 
 
 def keep_output(out, log):
@@ -790,6 +893,10 @@ def parse_args():
     p.add_argument("--no-checker", action="store_true")
     p.add_argument("--no-scan", action="store_true",
                    help="skip the reachability scan's cost")
+    p.add_argument("--checker-big", type=lambda v: [float(x) for x in v.split(",") if float(x) > 0],
+                   default=[1.0, 2.0],
+                   help="sizes in GB of the big logs for mtrace-check's peak RSS "
+                        "(default 1,2; 0 skips)")
     return p.parse_args()
 
 

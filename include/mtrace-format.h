@@ -60,6 +60,13 @@
 #define MTF_END_EXEC "exec" /* the image was replaced: what it held is gone */
 #define MTF_END_SIGNAL "signal" /* killed by a signal: "sig=N"         */
 
+/* Sampling mode (unwind engineer): "#v ... sample=RATE" marks a sampled
+ * log.  A "+"/">" block of SIZE bytes with SIZE < RATE stands for
+ * 1 / (1 - exp(-(SIZE + 1) / RATE)) blocks of its size, one of RATE bytes
+ * or more for itself; a reader scales by these weights and reports
+ * estimates, never exact leaks. */
+#define MTF_KEY_SAMPLE "sample"
+
 /* A frame outside every known module is written with this module field. */
 #define MTF_NO_MODULE "-"
 

@@ -30,6 +30,7 @@ const char *mt_trace_path;
 #define CONFIG_DEFAULT_CHOICE(name, def) c->name = def;
 #define CONFIG_DEFAULT_SIGNAL(name, def) c->name = def;
 #define CONFIG_DEFAULT_TEXT(name, def) strcpy(c->name, def);
+#define CONFIG_DEFAULT_SIZE(name, def) c->name = def;
 #define CONFIG_DEFAULT(name, kind, def, ...) CONFIG_DEFAULT_##kind(name, def)
 
 void config_defaults(struct config *c)
@@ -54,6 +55,20 @@ static long parse_decimal(const char *s, size_t len)
             return -1;
         v = v * 10 + (s[i] - '0');
     }
+    return v;
+}
+
+/* A size: decimal, with an optional k, m or g (KiB, MiB, GiB); -1 if it
+ * is not one. */
+static long parse_bytes(const char *s, size_t len)
+{
+    static const char units[] = "kmg";
+    const char *unit = len > 1 ? strchr(units, s[len - 1] | 0x20) : NULL;
+    long v = parse_decimal(s, unit ? len - 1 : len);
+    if (v < 0)
+        return -1;
+    for (int shift = unit ? (int)(unit - units + 1) : 0; shift > 0; shift--)
+        v <<= 10;
     return v;
 }
 
@@ -154,6 +169,13 @@ static const char *set_value(struct config *c, const struct config_option *o,
         *(int *)field = sig;
         return NULL;
     }
+    case CONFIG_SIZE: {
+        long v = val ? parse_bytes(val, len) : -1;
+        if (v < o->lo || v > o->hi)
+            return "size out of range (512k, 1m, 4096) in option";
+        *(long *)field = v;
+        return NULL;
+    }
     case CONFIG_TEXT:
         if (val == NULL || len == 0 || len >= CONFIG_TEXT_MAX)
             return "empty or too long value in option";
@@ -247,7 +269,7 @@ const char *config_default_text(const struct config_option *o, char *buf,
     config_defaults(&d);
     const void *field = (const char *)&d + o->offset;
     buf[0] = '\0';
-    if (o->kind == CONFIG_NUMBER && size >= 24)
+    if (o->kind == CONFIG_NUMBER && size >= 24 && *(const long *)field >= o->lo)
         *fmt_dec(buf, (uint64_t) * (const long *)field) = '\0';
     else if (o->kind == CONFIG_CHOICE &&
              strlen(o->choices[*(const int *)field]) < size)

@@ -11,7 +11,8 @@
 
 /* Option kinds: FLAG (no value), NUMBER (decimal in LO..HI), CHOICE (one
  * of the names in CHOICES, stored as its index), SIGNAL (a signal that
- * can carry reports), TEXT (a string of at most CONFIG_TEXT_MAX - 1). */
+ * can carry reports), TEXT (a string of at most CONFIG_TEXT_MAX - 1),
+ * SIZE (bytes in LO..HI: decimal with an optional k, m or g suffix). */
 #define CONFIG_TEXT_MAX 512
 
 enum unwinder { UNWIND_FAST, UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
@@ -48,7 +49,16 @@ enum unwinder { UNWIND_FAST, UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
       "leak suppressions in LeakSanitizer's syntax (leak:PATTERN lines), "     \
       "applied to reports and carried in the log for mtrace-check")            \
     X(report, TEXT, "", 0, 0, NULL, "PATTERN",                                 \
-      "where reports go: %p pid, %n sequence, %e program name; or stderr")
+      "where reports go: %p pid, %n sequence, %e program name; or stderr")     \
+    X(sample, SIZE, 0, 1, 1L << 40, NULL, "BYTES",                             \
+      "sampling mode for production: about one block per BYTES allocated "     \
+      "(512k, 1m, 4096) is recorded, blocks of BYTES or more always; the "     \
+      "others cost a few nanoseconds, no stack, no log line. Reports and "     \
+      "mtrace-check scale the recorded blocks by their weights and say "       \
+      "their figures are estimates (libmtrace(3)); not with classic")          \
+    X(seed, NUMBER, 0, 1, 999999999, NULL, "N",                                \
+      "the sampler's seed: the same blocks are sampled from run to run of a "  \
+      "deterministic program (default: from the clock)")
 
 extern const char *const config_unwinders[];
 
@@ -57,6 +67,7 @@ extern const char *const config_unwinders[];
 #define CONFIG_FIELD_CHOICE(name) int name;
 #define CONFIG_FIELD_SIGNAL(name) int name;
 #define CONFIG_FIELD_TEXT(name) char name[CONFIG_TEXT_MAX];
+#define CONFIG_FIELD_SIZE(name) long name;
 #define CONFIG_FIELD(name, kind, ...) CONFIG_FIELD_##kind(name)
 
 /* One field per option, named as the option ("" / 0: not given). */
@@ -69,7 +80,8 @@ enum config_kind {
     CONFIG_NUMBER,
     CONFIG_CHOICE,
     CONFIG_SIGNAL,
-    CONFIG_TEXT
+    CONFIG_TEXT,
+    CONFIG_SIZE
 };
 
 /* An option as the table describes it. */

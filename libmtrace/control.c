@@ -11,6 +11,7 @@
 #include "heapwalk.h"
 #include "real.h"
 #include "report.h"
+#include "sampler.h"
 #include "scan.h"
 #include "sigtramp.h"
 #include "spin.h"
@@ -54,6 +55,14 @@ static void configure(void)
     configured = 1;
     config_defaults(&mt_config);
     config_parse(&mt_config, secure_getenv("MEMLEAK_CONFIG"), warn_config);
+    /* A classic log has no header to say it is sampled: its blocks would
+     * pass for every block. */
+    if (mt_config.classic && mt_config.sample) {
+        diag("MEMLEAK_CONFIG: sample= needs the extended log, not classic: "
+             "sampling is off",
+             NULL);
+        mt_config.sample = 0;
+    }
 }
 
 /* MALLOC_TRACE, read when collection starts, as glibc does: a program may
@@ -131,9 +140,10 @@ static void start_collection(void)
         __cxa_atexit(release_and_flush_at_exit, NULL, NULL);
         at_quick_exit(flush_at_quick_exit);
         report_start_clock();
+        sampler_configure((size_t)mt_config.sample, (uint64_t)mt_config.seed);
         suppress_load(mt_config.suppressions);
         scan_init();
-        if (mt_config.reach)
+        if (mt_config.reach && !mt_sample_rate)
             heapwalk_snapshot(); /* the blocks live before we collect */
         tracer_start();
         report_watch_signal(mt_config.signal);

@@ -48,30 +48,21 @@ static void bump(long *field, long by)
                           memory_order_relaxed);
 }
 
-void counters_add_alloc(uint32_t id, long bytes)
+void counters_add_alloc(uint32_t id, long blocks, long bytes)
 {
     struct stack_counts *c = counters_mine(id);
     if (c) {
-        bump(&c->allocs, 1);
+        bump(&c->allocs, blocks);
         bump(&c->alloc_bytes, bytes);
     }
 }
 
-void counters_add_free(uint32_t id, long bytes)
+void counters_add_free(uint32_t id, long blocks, long bytes)
 {
     struct stack_counts *c = counters_mine(id);
     if (c) {
-        bump(&c->frees, 1);
+        bump(&c->frees, blocks);
         bump(&c->freed_bytes, bytes);
-    }
-}
-
-void counters_undo_free(uint32_t id, long bytes)
-{
-    struct stack_counts *c = counters_mine(id);
-    if (c) {
-        bump(&c->frees, -1);
-        bump(&c->freed_bytes, -bytes);
     }
 }
 

@@ -15,11 +15,10 @@ struct stack_counts {
 /* The calling thread's counters of stack ID; NULL when out of memory. */
 struct stack_counts *counters_mine(uint32_t id);
 /* Only the owning thread writes; these are plain stores that readers may
- * load at any time. */
-void counters_add_alloc(uint32_t id, long bytes);
-void counters_add_free(uint32_t id, long bytes);
-/* Undoes a free (a failed realloc gave the block back). */
-void counters_undo_free(uint32_t id, long bytes);
+ * load at any time.  BLOCKS is what the block counts for: 1, or in
+ * sampling mode its weight in sampler_count_unit() units. */
+void counters_add_alloc(uint32_t id, long blocks, long bytes);
+void counters_add_free(uint32_t id, long blocks, long bytes);
 /* Sum over all threads, dead or alive. */
 void counters_sum(uint32_t id, struct stack_counts *out);
 /* In a fork child: what the parent allocated is not the child's. */

@@ -16,6 +16,7 @@
 #include "leakreport.h"
 #include "logfile.h"
 #include "modmap.h"
+#include "sampler.h"
 #include "scan.h"
 #include "stacktab.h"
 #include "tracelog.h"
@@ -89,12 +90,23 @@ struct gather {
     long prev_bytes, prev_blocks, prev_allocs, prev_frees;
 };
 
+/* A stack's counters in blocks (sampling mode keeps fractions of them). */
+static void sum_counts(struct stack *s, struct stack_counts *c)
+{
+    counters_sum(stack_id(s), c);
+    long unit = sampler_count_unit();
+    if (unit > 1) {
+        c->allocs = (c->allocs + unit / 2) / unit;
+        c->frees = (c->frees + unit / 2) / unit;
+    }
+}
+
 static void gather_stack(struct stack *s, void *arg)
 {
     struct gather *g = arg;
     struct stack_row r = { .s = s };
     struct stack_counts c;
-    counters_sum(stack_id(s), &c);
+    sum_counts(s, &c);
     r.live_bytes = c.alloc_bytes - c.freed_bytes;
     r.live_blocks = c.allocs - c.frees;
     long allocs = c.allocs, alloc_bytes = c.alloc_bytes, frees = c.frees;
@@ -143,7 +155,7 @@ static void sum_live(struct stack *s, void *arg)
 {
     long *totals = arg;
     struct stack_counts c;
-    counters_sum(stack_id(s), &c);
+    sum_counts(s, &c);
     totals[0] += c.alloc_bytes - c.freed_bytes;
     totals[1] += c.allocs - c.frees;
 }
@@ -338,6 +350,9 @@ static void put_header(struct writer *w, const char *trigger, const char *label,
     put_utc_time(w);
     put_seconds(w, "uptime", uptime);
     put_seconds(w, "interval", interval);
+    /* Sampling mode: every count and byte figure below is an estimate. */
+    if (mt_sample_rate)
+        put_key(w, "estimated-from-samples-every", (long)mt_sample_rate);
 }
 
 static void put_totals(struct writer *w, const struct gather *g)

@@ -8,6 +8,7 @@
 #include "livetab.h"
 #include "ownmaps.h"
 #include "roots.h"
+#include "sampler.h"
 #include "stopworld.h"
 #include "suppress.h"
 #include "tracelog.h"
@@ -436,6 +437,10 @@ int scan_run(struct scan_result *res, const char *trigger)
     memset(res, 0, sizeof *res);
     if (!mt_config.reach) {
         res->failure = "off";
+        return -1;
+    }
+    if (mt_sample_rate) { /* most blocks are not in the live table */
+        res->failure = "off (sampled)";
         return -1;
     }
     struct timespec t0, c0;

@@ -11,6 +11,7 @@
 #include "frametab.h"
 #include "logfile.h"
 #include "modmap.h"
+#include "sampler.h"
 #include "spin.h"
 #include "stacktab.h"
 #include "threadlog.h"
@@ -91,6 +92,10 @@ static void write_header(struct writer *w)
     writer_dec(w, (uint64_t)mt_config.depth);
     writer_puts(w, " unwinder=");
     writer_puts(w, unwind_name());
+    if (mt_sample_rate) {
+        writer_puts(w, " " MTF_KEY_SAMPLE "=");
+        writer_dec(w, mt_sample_rate);
+    }
     if (log_state.forked_from) {
         writer_puts(w, " forked-from=");
         writer_dec(w, (uint64_t)log_state.forked_from);
@@ -102,6 +107,9 @@ static void write_header(struct writer *w)
         writer_puts(w, exe);
         writer_putc(w, '\n');
     }
+    if (mt_sample_rate)
+        writer_puts(w, MTF_REC_COMMENT "sampled log: only some blocks are "
+                                       "recorded, all figures are estimates\n");
     /* "#t NS": when this log began. */
     char line[TIMESTAMP_LINE_MAX];
     writer_put(w, line, timestamp_line(line, timestamp_now()));

@@ -19,6 +19,7 @@
 #include "frametab.h"
 #include "livetab.h"
 #include "modmap.h"
+#include "sampler.h"
 #include "stacktab.h"
 #include "threadlog.h"
 #include "threads.h"
@@ -99,16 +100,52 @@ long tracer_peak_bytes(long live_now)
     return atomic_load(&peak_live_bytes);
 }
 
+/* What a block of SIZE bytes counts for: itself, or in sampling mode the
+ * blocks it stands for (sampler.h). */
+static void weigh(size_t size, long *bytes, long *blocks)
+{
+    *bytes = (long)size;
+    *blocks = 1;
+    if (mt_sample_rate)
+        sampler_weigh(size, bytes, blocks);
+}
+
 static void count_alloc(uint32_t id, size_t size)
 {
-    account_bytes((long)size);
-    counters_add_alloc(id, (long)size);
+    long bytes, blocks;
+    weigh(size, &bytes, &blocks);
+    account_bytes(bytes);
+    counters_add_alloc(id, blocks, bytes);
 }
 
 static void count_free(uint32_t id, size_t size)
 {
-    account_bytes(-(long)size);
-    counters_add_free(id, (long)size);
+    long bytes, blocks;
+    weigh(size, &bytes, &blocks);
+    account_bytes(-bytes);
+    counters_add_free(id, blocks, bytes);
+}
+
+/* Sampling mode keeps a filter of the recorded blocks' addresses. */
+static void hold(const void *ptr)
+{
+    if (mt_sample_rate)
+        sampler_hold(ptr);
+}
+
+static void release(const void *ptr)
+{
+    if (mt_sample_rate)
+        sampler_release(ptr);
+}
+
+/* Undoes a free (a failed realloc gave the block back). */
+static void uncount_free(uint32_t id, size_t size)
+{
+    long bytes, blocks;
+    weigh(size, &bytes, &blocks);
+    account_bytes(bytes);
+    counters_add_free(id, -blocks, -bytes);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -127,6 +164,7 @@ static void on_alloc(void *ptr, size_t size, const void *caller)
     /* Another thread's free of this address must be out before our "+". */
     threadlog_settle(
         livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s), tag));
+    hold(ptr);
     count_alloc(stack_id(s), size);
     tracelog_event(MTF_OP_ALLOC, ptr, size, 1, s, s->frames[0], tag);
 }
@@ -148,8 +186,12 @@ static void log_release(char op, void *ptr, uint32_t id, size_t size,
 {
     threadlog_settle(alloc_tag);
     count_free(id, size);
+    /* "@ WHERE" of a release is read by glibc's checker only to warn about
+     * a block never allocated, which our logs never hold: only the classic
+     * log (glibc's exact lines) writes it (doc/format.md). */
     tracelog_event(op, ptr, 0, 0, stacktab_by_id(id),
-                   frametab_get((uintptr_t)caller), tag);
+                   mt_config.classic ? frametab_get((uintptr_t)caller) : NULL,
+                   tag);
     if (found == LIVE_FOUND_UNMARKED)
         threadlog_flush_mine();
 }
@@ -161,9 +203,11 @@ void tracer_on_free(void *ptr, const void *caller)
     uint32_t id, alloc_tag, tag = tracelog_line_tag();
     int found = livetab_remove_tagged((uintptr_t)ptr, &size, &id, &alloc_tag,
                                       tag);
-    /* Not allocated while tracing (before mtrace(), or by the parent of
-     * this fork child): nothing to pair it with. */
-    if (found == LIVE_ABSENT || id == LIVE_STACK_INHERITED)
+    if (found == LIVE_ABSENT)
+        return; /* not allocated while tracing: nothing to pair it with */
+    release(ptr);
+    /* Allocated by the parent of this fork child: not ours to log. */
+    if (id == LIVE_STACK_INHERITED)
         return;
     gate_enter();
     log_release(MTF_OP_FREE, ptr, id, size, caller, found, alloc_tag, tag);
@@ -178,11 +222,15 @@ void tracer_realloc_begin(void *old, const void *caller,
                                       &t->old_stack, &alloc_tag, tag);
     t->inherited = found != LIVE_ABSENT && t->old_stack == LIVE_STACK_INHERITED;
     t->tracked = found != LIVE_ABSENT && !t->inherited;
+    if (found != LIVE_ABSENT)
+        release(old);
     if (!t->tracked)
         return;
     gate_enter();
-    log_release(MTF_OP_RE_OLD, old, t->old_stack, t->old_size, caller, found,
-                alloc_tag, tag);
+    /* A "<" is always followed by its ">" (or "!"): when the new block is
+     * not to be recorded, the old one is simply freed. */
+    log_release(t->wanted ? MTF_OP_RE_OLD : MTF_OP_FREE, old, t->old_stack,
+                t->old_size, caller, found, alloc_tag, tag);
     gate_leave();
 }
 
@@ -196,8 +244,8 @@ static void realloc_failed(void *old, size_t size, const void *caller,
     uint32_t tag = tracelog_line_tag();
     /* What the table remembers of the "<" is this thread's own line. */
     livetab_insert_tagged((uintptr_t)old, t->old_size, t->old_stack, tag);
-    account_bytes((long)t->old_size);
-    counters_undo_free(t->old_stack, (long)t->old_size);
+    hold(old);
+    uncount_free(t->old_stack, t->old_size);
     if (s)
         tracelog_event(MTF_OP_RE_FAIL, old, size, 1, s, s->frames[0], tag);
     if (old_stack)
@@ -211,17 +259,22 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
     if (new_ptr == NULL) {
         if (t->tracked)
             realloc_failed(old, size, caller, t);
-        else if (t->inherited) /* still the parent's block */
+        else if (t->inherited) { /* still the parent's block */
             livetab_insert_tagged((uintptr_t)old, t->old_size,
                                   LIVE_STACK_INHERITED, 0);
+            hold(old);
+        }
         return;
     }
+    if (!t->wanted)
+        return;
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
     uint32_t tag = tracelog_line_tag();
     threadlog_settle(
         livetab_insert_tagged((uintptr_t)new_ptr, size, stack_id(s), tag));
+    hold(new_ptr);
     count_alloc(stack_id(s), size);
     /* A block not allocated while tracing becomes a new allocation. */
     char op = t->tracked ? MTF_OP_RE_NEW : MTF_OP_ALLOC;

@@ -14,8 +14,11 @@ void tracer_on_alloc(void *ptr, size_t size, const void *caller);
 void tracer_on_free(void *ptr, const void *caller);
 
 /* realloc of a non-NULL block to a non-zero size, in two halves around the
- * real call so that "<" is logged before the old block can be reused. */
+ * real call so that "<" is logged before the old block can be reused.
+ * WANTED (the caller's): the new block is to be recorded (sampler.h); when
+ * it is not, the old block's release is logged as a free. */
 struct realloc_ticket {
+    int wanted;    /* the new block is to be recorded (sampler.h)    */
     int tracked;   /* the old block was allocated while tracing      */
     int inherited; /* ... by the parent of this fork child           */
     size_t old_size;

@@ -4,6 +4,8 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "engine.h"
 #include "classreport.h"
+#include "diag.h"
+#include "feeder.h"
 #include "fields.h"
 #include "mtrace-format.h"
 
@@ -30,23 +32,36 @@ void engine_destroy(struct engine *e)
     verdicts_destroy(&e->verdicts);
 }
 
-/* The fields of one event line, named as in the script. */
-struct event {
-    struct slice where; /* $where: "" without "@" */
-    struct slice op;    /* $cols[$n] */
-    struct slice addr;  /* $allocaddr ("" when missing) */
-    struct slice size;  /* $cols[$n + 2] */
-    struct slice extra; /* the field after the op's own fields */
-    int has_extra;
-};
-
-static void warn(struct engine *e, enum warn_kind kind, const struct event *ev,
-                 uint64_t size, struct slice was, struct slice where)
+void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
+                 struct slice addr, uint64_t size, struct slice was,
+                 struct slice where)
 {
-    struct warning w = { kind, e->nr, ev->addr, perl_hex(ev->addr),
-                         size, was,   where };
+    struct warning w = { kind, nr, addr, perl_hex(addr), size, was, where };
+
+    switch (kind) {
+    case WARN_ALLOC_DUPLICATE:
+        /* The script prints this event's $where raw, not location()'d. */
+        w.was = locate(&e->loc, was);
+        break;
+    case WARN_FREE_NEVER_ALLOCATED:
+    case WARN_REALLOC_NEVER_ALLOCATED:
+        w.where = locate(&e->loc, where);
+        break;
+    case WARN_REALLOC_DUPLICATE: /* left to right */
+        w.was = locate(&e->loc, was);
+        w.where = locate(&e->loc, where);
+        break;
+    }
     report_warning(e->rep, &w);
     e->warnings++;
+}
+
+void engine_long_line(struct engine *e, const char *name)
+{
+    e->nr++;
+    diag(name, e->nr,
+         "line longer than %d bytes skipped (glibc's mtrace would read it)",
+         FEED_LINE_MAX);
 }
 
 static void add_block(struct engine *e, const struct event *ev, uint64_t hash,
@@ -60,8 +75,6 @@ static void add_block(struct engine *e, const struct event *ev, uint64_t hash,
         b->stack = ext_stack_ref(&e->ext, ev->extra);
     if (e->tl)
         tl_alloc(e->tl, b, e->nr);
-    if (e->verdicts.pending)
-        verdicts_alloc(&e->verdicts, perl_hex(ev->addr), e->nr);
 }
 
 static void drop_block(struct engine *e, struct block *b)
@@ -83,9 +96,8 @@ static void on_alloc(struct engine *e, const struct event *ev, uint64_t hash)
 {
     struct block *b = table_find(&e->table, ev->addr, hash);
     if (b) {
-        struct slice was = locate(&e->loc, where_of(e, b));
-        /* The script prints this event's $where raw, not location()'d. */
-        warn(e, WARN_ALLOC_DUPLICATE, ev, 0, was, ev->where);
+        engine_warn(e, WARN_ALLOC_DUPLICATE, e->nr, ev->addr, 0, where_of(e, b),
+                    ev->where);
     } else if (ev->addr.n >= 2 && ev->addr.p[0] == '0' &&
                ev->addr.p[1] == 'x') {
         add_block(e, ev, hash, 1);
@@ -101,12 +113,11 @@ static void on_release(struct engine *e, const struct event *ev, uint64_t hash,
         drop_block(e, b);
         return;
     }
-    struct slice where = locate(&e->loc, ev->where);
-    warn(e, kind, ev, 0, (struct slice){ "", 0 }, where);
+    engine_warn(e, kind, e->nr, ev->addr, 0, (struct slice){ "", 0 },
+                ev->where);
 }
 
-/* ">": a duplicate warns with both locations, evaluated left to right
- * (the order matters: location() fills a cache shared by both). */
+/* ">": a duplicate warns with both locations. */
 static void on_realloc_new(struct engine *e, const struct event *ev,
                            uint64_t hash)
 {
@@ -115,33 +126,26 @@ static void on_realloc_new(struct engine *e, const struct event *ev,
         add_block(e, ev, hash, 1);
         return;
     }
-    uint64_t size = b->size;
-    struct slice was = locate(&e->loc, where_of(e, b));
-    struct slice where = locate(&e->loc, ev->where);
-    warn(e, WARN_REALLOC_DUPLICATE, ev, size, was, where);
+    engine_warn(e, WARN_REALLOC_DUPLICATE, e->nr, ev->addr, b->size,
+                where_of(e, b), ev->where);
 }
 
-/* Split an event line into the script's fields; returns 0 if it has no op. */
-static int read_event(const struct slice *f, size_t nf, struct event *ev)
+/* An unknown op to the script: ignored there, read here. */
+void engine_record(struct engine *e, const char *line, size_t len,
+                   const struct slice *f, size_t nf)
 {
-    static const struct slice empty = { "", 0 };
-    size_t n = 0;
-
-    ev->where = empty;
-    if (nf > 0 && f[0].n == 1 && f[0].p[0] == '@') {
-        ev->where = nf > 1 ? f[1] : empty;
-        n = 2;
+    if (slice_eq(f[0], MTF_REC_END)) {
+        if (logend_record(&e->end, line, len, e->nr, !e->line_unterminated))
+            e->ext.bad_records++;
+        return;
     }
-    if (nf <= n || f[n].n != 1)
-        return 0;
-    ev->op = f[n];
-    ev->addr = nf > n + 1 ? f[n + 1] : empty;
-    ev->size = nf > n + 2 ? f[n + 2] : empty;
-    /* The stack field follows "+ PTR SIZE", "> PTR SIZE", "- PTR", "< PTR". */
-    size_t extra = (ev->op.p[0] == '-' || ev->op.p[0] == '<') ? n + 2 : n + 3;
-    ev->has_extra = nf > extra;
-    ev->extra = ev->has_extra ? f[extra] : empty;
-    return 1;
+    if (verdicts_is_record(f[0])) {
+        verdicts_record(&e->verdicts, line, len, e->nr);
+        return;
+    }
+    ext_record(&e->ext, line, len, f, nf);
+    if (e->tl && slice_eq(f[0], MTF_REC_TIME))
+        tl_time(e->tl, f, nf, e->nr);
 }
 
 void engine_line(struct engine *e, const char *line, size_t len)
@@ -170,16 +174,10 @@ void engine_hashed_line(struct engine *e, const char *line, size_t len,
     /* A plain store on x86: another thread may read it (progress.h). */
     __atomic_store_n(&e->bytes, e->bytes + len + 1, __ATOMIC_RELAXED);
     if (nf > 0 && f[0].p[0] == '#') {
-        /* An unknown op to the script: ignored there, read here. */
-        if (verdicts_is_record(f[0]))
-            verdicts_record(&e->verdicts, &e->table, line, len, e->nr);
-        else
-            ext_record(&e->ext, line, len, f, nf);
-        if (e->tl && slice_eq(f[0], MTF_REC_TIME))
-            tl_time(e->tl, f, nf, e->nr);
+        engine_record(e, line, len, f, nf);
         return;
     }
-    if (!read_event(f, nf, &ev))
+    if (!engine_read_event(f, nf, &ev))
         return;
     char op = ev.op.p[0];
     if (op != '+' && op != '-' && op != '<' && op != '>')
@@ -226,6 +224,18 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* 1 - exp(-x) for 0 < x <= 1 (a sampled block's probability), by its
+ * series: the checker needs no libm for it. */
+static double one_minus_exp_neg(double x)
+{
+    double sum = 0, term = -1;
+    for (int k = 1; k <= 20; k++) {
+        term *= -x / k;
+        sum += term;
+    }
+    return sum;
+}
+
 static void group_block(struct group_build *g, struct ext_store *x,
                         const struct block *b)
 {
@@ -242,8 +252,20 @@ static void group_block(struct group_build *g, struct ext_store *x,
         *slot = (void *)(uintptr_t)(++g->n);
     }
     struct leak_group *lg = &g->groups[(uintptr_t)*slot - 1];
-    lg->bytes = add_sat(lg->bytes, b->size);
-    lg->blocks++;
+    lg->recorded++;
+    if (x->sample_rate == 0) {
+        lg->bytes = add_sat(lg->bytes, b->size);
+        lg->blocks++;
+        return;
+    }
+    /* A sampled log: each block stands for 1/p of its size. */
+    double p = b->size >= x->sample_rate
+                   ? 1
+                   : one_minus_exp_neg(((double)b->size + 1) /
+                                       (double)x->sample_rate);
+    lg->weighted_blocks += 1 / p;
+    lg->bytes = add_sat(lg->bytes, (uint64_t)((double)b->size / p + 0.5));
+    lg->blocks = (uint64_t)(lg->weighted_blocks + 0.5);
 }
 
 /* Largest total first; ties by block count, then by stack id, with the
@@ -310,28 +332,41 @@ static uint64_t report_leak_table(struct engine *e, struct group_build *g,
     return bytes;
 }
 
+/* An image that ended in exec leaked nothing: count what it held, list
+ * nothing (logend.h). */
+static uint64_t held_bytes(struct block **blocks, size_t n)
+{
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        bytes = add_sat(bytes, blocks[i]->size);
+    return bytes;
+}
+
 int engine_finish(struct engine *e)
 {
     size_t n;
     struct block **blocks = table_collect(&e->table, &n);
     struct group_build g = { 0 };
     struct totals t = { 0 };
+    int judged = e->ext.extended;
+    size_t listed = judged && !logend_leaks_count(&e->end) ? 0 : n;
 
-    qsort(blocks, n, sizeof *blocks, by_key);
-    group_leaks(e, &g, blocks, n);
+    qsort(blocks, listed, sizeof *blocks, by_key);
+    group_leaks(e, &g, blocks, listed);
+    e->rep->sample_rate = e->ext.sample_rate;
     /* A log with reachability verdicts is reported by class. */
     struct class_view *cv = NULL;
-    if (e->verdicts.scans && e->ext.extended && e->copts) {
+    if (e->verdicts.scans && judged && e->copts && listed) {
         for (size_t i = 0; i < e->verdicts.nsuppressions; i++)
             supp_add(e->copts->supp, e->verdicts.suppressions[i]);
-        cv = classview_build(e, blocks, n, e->copts);
+        cv = classview_build(e, blocks, listed, e->copts);
         e->rep->verdicts = 1;
     }
-    t.leaked_bytes = report_leak_table(e, &g, blocks, n, cv);
+    t.leaked_bytes = report_leak_table(e, &g, blocks, listed, cv);
     /* Groups carry pointers to their views, so sorting them is safe. */
     qsort(g.groups, g.n, sizeof *g.groups, by_weight);
     report_groups(e->rep, g.groups, g.n);
-    int failing = n > 0;
+    int failing = listed > 0;
     if (cv) {
         if (e->rep->json)
             classview_json(cv, e->rep->out);
@@ -343,13 +378,18 @@ int engine_finish(struct engine *e)
 
     t.lines = e->nr;
     t.warnings = e->warnings;
-    t.leaked_blocks = n;
+    t.leaked_blocks = listed;
     t.bad_records = e->ext.bad_records + e->verdicts.bad_records;
     t.dangling_refs = e->ext.dangling_refs;
     t.extended = e->ext.extended;
+    t.end = &e->end;
+    t.held_blocks = n;
+    t.held_bytes = held_bytes(blocks, n);
+    if (judged && !e->rep->json)
+        logend_text(e->rep->out, &e->end, t.held_blocks, t.held_bytes);
     report_end(e->rep, &t);
     classview_free(cv);
-    free_views(&g, n + 1);
+    free_views(&g, listed + 1);
     free(blocks);
     return failing;
 }

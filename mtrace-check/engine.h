@@ -9,6 +9,7 @@
 #define MTC_ENGINE_H
 
 #include "location.h"
+#include "logend.h"
 #include "records.h"
 #include "report.h"
 #include "strpool.h"
@@ -26,14 +27,51 @@ struct engine {
     struct ext_store ext;
     struct report *rep;
     uint64_t warnings;
-    struct timeline *tl; /* fed when set (timeline.h: --html, --folded) */
-    uint64_t bytes;      /* of the log replayed, read by progress.h */
+    struct log_end end;    /* the "#e" record */
+    int line_unterminated; /* the line being read has no newline */
+    struct timeline *tl;   /* fed when set (timeline.h: --html, --folded) */
+    uint64_t bytes;        /* of the log replayed, read by progress.h */
     struct verdicts verdicts;          /* "#C" and "#c" records        */
     const struct class_options *copts; /* how to report them (main.c)  */
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);
 enum { ENGINE_FIELDS = 6 }; /* "@ WHERE op ptr size s<ID>" */
+
+/* The fields of one event line, named as in the script. */
+struct event {
+    struct slice where; /* $where: "" without "@" */
+    struct slice op;    /* $cols[$n] */
+    struct slice addr;  /* $allocaddr ("" when missing) */
+    struct slice size;  /* $cols[$n + 2] */
+    struct slice extra; /* the field after the op's own fields */
+    int has_extra;
+};
+
+/* Split an event line into the script's fields; returns 0 if it has no op.
+ * Inline: it runs once per line. */
+static inline int engine_read_event(const struct slice *f, size_t nf,
+                                    struct event *ev)
+{
+    const struct slice empty = { "", 0 };
+    size_t n = 0;
+
+    ev->where = empty;
+    if (nf > 0 && f[0].n == 1 && f[0].p[0] == '@') {
+        ev->where = nf > 1 ? f[1] : empty;
+        n = 2;
+    }
+    if (nf <= n || f[n].n != 1)
+        return 0;
+    ev->op = f[n];
+    ev->addr = nf > n + 1 ? f[n + 1] : empty;
+    ev->size = nf > n + 2 ? f[n + 2] : empty;
+    /* The stack field follows "+ PTR SIZE", "> PTR SIZE", "- PTR", "< PTR". */
+    size_t extra = (ev->op.p[0] == '-' || ev->op.p[0] == '<') ? n + 2 : n + 3;
+    ev->has_extra = nf > extra;
+    ev->extra = ev->has_extra ? f[extra] : empty;
+    return 1;
+}
 
 void engine_line(struct engine *e, const char *line, size_t len);
 /* The same for a line already split into its first ENGINE_FIELDS fields. */
@@ -43,6 +81,17 @@ void engine_split_line(struct engine *e, const char *line, size_t len,
  * hashed with hash_bytes (hash of "" when the line has no such field). */
 void engine_hashed_line(struct engine *e, const char *line, size_t len,
                         const struct slice *f, size_t nf, uint64_t addr_hash);
+/* A line whose first field starts with '#' (an extension record). */
+void engine_record(struct engine *e, const char *line, size_t len,
+                   const struct slice *f, size_t nf);
+/* Report a warning found at line NR: WAS and WHERE are WHERE fields as
+ * the log has them, turned into caller strings here, in the order the
+ * script evaluates them (location() fills a cache shared by both). */
+void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
+                 struct slice addr, uint64_t size, struct slice was,
+                 struct slice where);
+/* A line too long to read (feeder.h): it counts, and NAME:LINE is told. */
+void engine_long_line(struct engine *e, const char *name);
 /* Report the leaks; returns 1 if any block is still allocated, else 0.
  * For a log with reachability verdicts: 1 if a leak of a class in
  * COPTS->fail_on was found (classreport.h). */

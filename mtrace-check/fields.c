@@ -70,41 +70,8 @@ size_t split_fields(const char *line, size_t len, struct slice *out, size_t max)
 }
 
 #ifdef __SSE2__
-static uint64_t low_bits(unsigned n)
-{
-    return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
-}
-
-/* The common case: the newline is within the first 64 bytes (and 64 bytes
- * are readable).  Field starts and ends are bitmaps, taken pairwise with
- * bit scans.  Sets *nl to NULL when the line is longer. */
-static inline __attribute__((always_inline)) size_t short_line_fields(
-    const char *line, uint64_t ws, uint64_t nlm, struct slice *out, size_t max,
-    const char **nl)
-{
-    if (!nlm) {
-        *nl = NULL;
-        return 0;
-    }
-    unsigned limit = (unsigned)__builtin_ctzll(nlm);
-    uint64_t inside = low_bits(limit);
-    uint64_t text = ~ws & inside;
-    uint64_t starts = text & ~(text << 1);
-    uint64_t ends = ~text & (text << 1); /* one past each field */
-    size_t count = 0;
-
-    while (starts && count < max) {
-        unsigned s = (unsigned)__builtin_ctzll(starts);
-        unsigned e = (unsigned)__builtin_ctzll(ends);
-        out[count].p = line + s;
-        out[count].n = e - s;
-        count++;
-        starts &= starts - 1;
-        ends &= ends - 1;
-    }
-    *nl = line + limit;
-    return count;
-}
+#define low_bits wsmask_low_bits
+#define short_line_fields wsmask_fields
 
 static size_t split_short_line(const char *line, struct slice *out, size_t max,
                                const char **nl)
@@ -127,7 +94,7 @@ static __attribute__((target("avx2"))) size_t split_short_line_avx2(
     return short_line_fields(line, ws, nlm, out, max, nl);
 }
 
-static int have_avx2;
+int have_avx2;
 
 /* Before main(), hence before any thread splits lines. */
 static __attribute__((constructor)) void detect_avx2(void)

@@ -9,6 +9,7 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #define _GNU_SOURCE /* open_memstream */
 #include "html.h"
+#include "diag.h"
 #include "folded.h"
 #include "json.h"
 #include "stackview.h"
@@ -502,7 +503,7 @@ int html_write(const char *path, struct engine *e, const struct timeline *tl,
     resolve_in_order(&pg, e);
     FILE *mem = open_memstream(&data, &ndata);
     if (mem == NULL) {
-        note("cannot write the HTML report: %s", strerror(errno));
+        diag(NULL, 0, "cannot write the HTML report: %s", strerror(errno));
         page_destroy(&pg);
         return -1;
     }
@@ -512,7 +513,7 @@ int html_write(const char *path, struct engine *e, const struct timeline *tl,
 
     FILE *out = fopen(path, "w");
     if (out == NULL) {
-        note("cannot write the HTML report to '%s': %s", path, strerror(errno));
+        diag(path, 0, "cannot write the HTML report: %s", strerror(errno));
         free(data);
         return -1;
     }
@@ -520,8 +521,7 @@ int html_write(const char *path, struct engine *e, const struct timeline *tl,
     free(data);
     int bad = ferror(out);
     if (fclose(out) != 0 || bad) {
-        note("error writing the HTML report to '%s': %s", path,
-             strerror(errno));
+        diag(path, 0, "error writing the HTML report: %s", strerror(errno));
         return -1;
     }
     return 0;

@@ -5,7 +5,6 @@
 #include "ldtrace.h"
 #include "elfinfo.h"
 #include "fields.h"
-#include "linereader.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,18 +1,21 @@
 /* main.c - mtrace-check: a C reimplementation of glibc's mtrace(1) Perl
  * checker that also reads libmtrace's call stacks.  This file wires the
- * parts together: options, the streaming reader, the engine, the report.
+ * parts together: options, operands, the reader, the replay, the report,
+ * once per log.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#include "diag.h"
 #include "classreport.h"
 #include "engine.h"
-#include "linereader.h"
+#include "json.h"
 #include "memlog.h"
+#include "operands.h"
 #include "options.h"
 #include "outputs.h"
-#include "pipeline.h"
+#include "replay.h"
+#include "source.h"
 #include "stackview.h"
 #include "symbolizer.h"
-#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,42 +25,30 @@
 
 enum { EXIT_CLEAN = 0, EXIT_LEAKS = 1, EXIT_TROUBLE = 2 };
 
-static void usage_hint(void)
+/* A log that cannot be read: the message, and in a JSON list an entry
+ * saying so. */
+static int unreadable(const char *log, int json_entry, const char *why)
 {
-    fprintf(stderr, "Try '%s --help' for more information.\n", progname);
-}
-
-/* MTRACE_CHECK_THREADS: 0 one thread, 2 a reader thread and a thread
- * that reads the modules' debug information meanwhile, unset: those
- * threads when a core looks free. */
-static int use_threads(void)
-{
-    const char *threads = getenv("MTRACE_CHECK_THREADS");
-    return threads && *threads ? strcmp(threads, "0") != 0 : spare_cpu();
-}
-
-static int replay(struct engine *e, struct line_reader *lr, const char *name,
-                  int threads)
-{
-    if (threads)
-        e->ext.prefetch = sym_prefetch;
-    int got = threads ? pipeline_run(lr, e) : replay_serial(lr, e);
-    if (got < 0) {
-        fflush(stdout);
-        note("%s: read error: %s", name, strerror(lr->read_errno));
-        return -1;
+    diag(log, 0, "%s", why);
+    if (json_entry) {
+        fputs("{\"log\":", stdout);
+        json_cstring(stdout, log);
+        fputs(",\"error\":", stdout);
+        json_cstring(stdout, why);
+        fputs("}\n", stdout);
     }
-    return 0;
+    return EXIT_TROUBLE;
 }
 
-/* A libmtrace report instead of a log: print it again with file:line.
- * Returns an exit status, or -1 when PATH is not a report. */
-static int print_if_report(const char *path)
+/* A libmtrace report instead of a log: print it again with file:line
+ * (JSON: an error, a report has no JSON form).  Returns an exit status,
+ * or -1 when PATH is not a report. */
+static int print_if_report(const char *path, int json, int json_entry)
 {
     char first[64] = "";
     struct stat st;
     /* Only a regular file can be read twice: a FIFO's first line would
-	 * be lost to the log reader. */
+     * be lost to the log reader. */
     if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
     FILE *f = fopen(path, "r");
@@ -67,74 +58,145 @@ static int print_if_report(const char *path)
         fclose(f);
         return -1;
     }
+    if (json) {
+        fclose(f);
+        return unreadable(path, json_entry,
+                          "a libmtrace report, not a log (no JSON form)");
+    }
     rewind(f);
-    sym_init();
     int err = memlog_print(f, stdout);
     fclose(f);
-    sym_shutdown();
     if (err || fflush(stdout) != 0) {
-        note("%s: read or write error", path);
+        diag(path, 0, "read or write error");
         return EXIT_TROUBLE;
     }
     return EXIT_CLEAN;
+}
+
+/* Check one log; returns its exit status.  JSON_ENTRY: the log is one of
+ * several in a JSON list (an error becomes an entry of its own). */
+static int check_log(const char *log, struct options *opt, const char *binary,
+                     int json_entry)
+{
+    struct source src;
+    struct report rep;
+    struct engine e;
+    struct outputs out;
+    char why[256];
+
+    int status = print_if_report(log, opt->json, json_entry);
+    if (status >= 0)
+        return status;
+    int err = src_open(&src, log);
+    if (err) {
+        snprintf(why, sizeof why, "cannot open mtrace data file: %s",
+                 strerror(err));
+        return unreadable(log, json_entry, why);
+    }
+    opt->log = log;
+    opt->binary = binary;
+    report_begin(&rep, outputs_report_stream(&out, opt), opt->json, log,
+                 binary);
+    engine_init(&e, &rep, binary);
+    /* Suppressions: the files', and then the log's own ("#C" records). */
+    struct suppressions supp;
+    supp_init(&supp);
+    for (int i = 0; i < opt->nsupp; i++)
+        supp_load(&supp, opt->supp[i]); /* read once already: main() */
+    struct class_options copts = { opt->show_reachable, opt->fail_on, &supp };
+    e.copts = &copts;
+    outputs_begin(&out, &e, src.format == SRC_PLAIN ? src.fd : -1);
+    /* The pictures' timeline follows every event in order: plain replay. */
+    int threads = e.tl ? 0 : replay_threads();
+    if (threads > 1)
+        e.ext.prefetch = sym_prefetch; /* a core for the debug information */
+    if (replay_log(&src, &e, log, threads, replay_segment_size(), NULL)) {
+        fflush(stdout);
+        diag(log, 0, "%s", src.error);
+        status = EXIT_TROUBLE;
+    } else {
+        if (src.truncated)
+            diag(log, 0,
+                 "the %s stream stops inside a frame (cut short "
+                 "while written)",
+                 src_format_name(src.format));
+        outputs_replayed(&out);
+        status = engine_finish(&e) ? EXIT_LEAKS : EXIT_CLEAN;
+        logend_warn(log, &e.end, e.ext.extended);
+        if (outputs_end(&out, &e) != 0)
+            status = EXIT_TROUBLE;
+    }
+    engine_destroy(&e);
+    supp_destroy(&supp);
+    src_close(&src);
+    return status;
+}
+
+/* Several logs: each under a header line (text), or each an element of
+ * a "logs" list (JSON, doc/json.md).  Returns the worst status. */
+static int check_logs(char *const *logs, int n, struct options *opt,
+                      const char *binary)
+{
+    int worst = EXIT_CLEAN;
+
+    if (opt->json && n > 1) {
+        fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"binary\":", stdout);
+        json_cstring(stdout, binary);
+        fputs(",\"logs\":[\n", stdout);
+    }
+    for (int i = 0; i < n; i++) {
+        if (n > 1 && opt->json && i > 0)
+            fputs(",\n", stdout);
+        else if (n > 1 && !opt->json)
+            printf("%s==> %s <==\n", i ? "\n" : "", logs[i]);
+        int status = check_log(logs[i], opt, binary, opt->json && n > 1);
+        if (status == EXIT_TROUBLE || (status == EXIT_LEAKS && worst == 0))
+            worst = status;
+    }
+    if (opt->json && n > 1)
+        fputs("]}\n", stdout);
+    return worst;
 }
 
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
     struct options opt;
-    struct line_reader lr;
-    struct report rep;
-    struct engine e;
-    struct outputs out;
-    int leaks, err;
 
     switch (parse_options(argc, argv, &opt)) {
     case OPT_EXIT_OK:
         return EXIT_CLEAN;
     case OPT_USAGE_ERROR:
-        usage_hint();
         return EXIT_TROUBLE;
     case OPT_RUN:
         break;
     }
-    int status = print_if_report(opt.log);
-    if (status >= 0)
-        return status;
-    err = lr_open(&lr, opt.log);
-    if (err)
-        die_input("cannot open mtrace data file '%s': %s", opt.log,
-                  strerror(err));
-    struct suppressions supp;
-    supp_init(&supp);
-    for (int i = 0; i < opt.nsupp; i++) {
-        int serr = supp_load(&supp, opt.supp[i]);
-        if (serr)
-            die_input("cannot read suppressions file '%s': %s", opt.supp[i],
-                      strerror(serr));
+    int skip = first_is_binary(opt.operands, opt.noperands);
+    const char *binary = skip ? opt.operands[0] : NULL;
+    if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
+        diag_usage("--html and --folded take one log");
+        return EXIT_TROUBLE;
     }
-    struct class_options copts = { opt.show_reachable, opt.fail_on, &supp };
+    for (int i = 0; i < opt.nsupp; i++) {
+        struct suppressions probe;
+        supp_init(&probe);
+        int err = supp_load(&probe, opt.supp[i]);
+        supp_destroy(&probe);
+        if (err) {
+            diag(opt.supp[i], 0, "cannot read suppressions file: %s",
+                 strerror(err));
+            return EXIT_TROUBLE;
+        }
+    }
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();
-    view_init(opt.binary);
-    report_begin(&rep, outputs_report_stream(&out, &opt), opt.json, opt.log,
-                 opt.binary);
-    engine_init(&e, &rep, opt.binary);
-    outputs_begin(&out, &e, lr.fd);
-    e.copts = &copts;
-    if (replay(&e, &lr, opt.log, use_threads()) != 0)
-        return EXIT_TROUBLE;
-    outputs_replayed(&out);
-    leaks = engine_finish(&e);
-    if (outputs_end(&out, &e) != 0)
-        return EXIT_TROUBLE;
-    lr_close(&lr);
-    engine_destroy(&e);
-    supp_destroy(&supp);
-    sym_shutdown();
+    view_init(binary);
+    int status = check_logs(opt.operands + skip, opt.noperands - skip, &opt,
+                            binary);
+    sym_stop();
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        note("error writing the report: %s", strerror(errno));
+        diag(NULL, 0, "error writing the report: %s", strerror(errno));
         return EXIT_TROUBLE;
     }
-    return leaks ? EXIT_LEAKS : EXIT_CLEAN;
+    return status;
 }

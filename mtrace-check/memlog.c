@@ -7,7 +7,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "memlog.h"
-#include "mtrace-format.h"
+#include "diag.h"
 #include "symbolizer.h"
 #include "util.h"
 
@@ -16,10 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define REPORT_MAGIC "# libmtrace report"
 
 int memlog_is_report(const char *first_line)
 {
-    return strncmp(first_line, MTF_REPORT_MAGIC, strlen(MTF_REPORT_MAGIC)) == 0;
+    return strncmp(first_line, REPORT_MAGIC, strlen(REPORT_MAGIC)) == 0;
 }
 
 /* The module part of a frame line: the last " (" ... ")" group, holding
@@ -110,6 +111,6 @@ int memlog_print(FILE *in, FILE *out)
     if (ferror(in))
         return -1;
     if (!seen_end)
-        note("the report is cut short (no \"end\" line)");
+        diag(NULL, 0, "the report is cut short (no \"end\" line)");
     return 0;
 }

@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "options.h"
+#include "diag.h"
 #include "folded.h"
 #include "util.h"
 #include "verdict.h"
@@ -17,9 +18,10 @@
 static void print_help(void)
 {
     printf(
-        "Usage: %s [OPTION]... [BINARY] LOG\n"
+        "Usage: %s [OPTION]... [BINARY] LOG...\n"
         "Report the memory leaks and allocation errors recorded in LOG, a\n"
-        "MALLOC_TRACE log written by glibc's mtrace() or by libmtrace.so.\n"
+        "MALLOC_TRACE log written by glibc's mtrace() or by libmtrace.so\n"
+        "(plain, or compressed with zstd or gzip).\n"
         "The report is what glibc's mtrace(1) prints for the same arguments;\n"
         "for logs with call stacks it is followed by the leaks grouped by "
         "stack.\n"
@@ -27,7 +29,9 @@ static void print_help(void)
         "instead (definitely, indirectly, possibly lost, still reachable).\n"
         "LOG \"-\" reads standard input.  BINARY is the traced program, used "
         "to\n"
-        "turn caller addresses into source lines.\n"
+        "turn caller addresses into source lines.  With several operands the\n"
+        "first is BINARY unless its first line is \"= Start\" (a log); each\n"
+        "log is checked on its own, under a \"==> LOG <==\" header.\n"
         "\n"
         "      --json     print one JSON object instead of text\n"
         "      --html FILE  also write an HTML report to FILE: summary, live\n"
@@ -48,9 +52,9 @@ static void print_help(void)
         "      --help     print this help, then exit\n"
         "      --version  print version number, then exit\n"
         "\n"
-        "Exit status: 0 no leaks, 1 leaks, 2 usage or input error.  For a\n"
-        "log with reachability verdicts, 1 means leaks of a --fail-on "
-        "class.\n",
+        "Exit status: 0 no leaks, 1 leaks, 2 usage or input error (the worst\n"
+        "of all logs).  For a log with reachability verdicts, 1 means leaks\n"
+        "of a --fail-on class.\n",
         progname);
 }
 
@@ -66,22 +70,16 @@ static void print_version(void)
 
 enum parse_result parse_options(int argc, char **argv, struct options *o)
 {
-    const char *pos[2];
-    int npos = 0, only_args = 0;
+    int only_args = 0;
 
     memset(o, 0, sizeof *o);
+    o->operands = xmalloc((size_t)argc * sizeof *o->operands);
     o->fail_on = 1 << CLASS_DEFINITE;
-    o->supp = calloc((size_t)argc, sizeof *o->supp);
-    if (o->supp == NULL)
-        return OPT_USAGE_ERROR;
+    o->supp = xcalloc((size_t)argc, sizeof *o->supp);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
-            if (npos == 2) {
-                fprintf(stderr, "%s: too many arguments\n", progname);
-                return OPT_USAGE_ERROR;
-            }
-            pos[npos++] = a;
+            o->operands[o->noperands++] = argv[i];
         } else if (strcmp(a, "--") == 0) {
             only_args = 1;
         } else if (strcmp(a, "--json") == 0) {
@@ -92,16 +90,14 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             else if (i + 1 < argc)
                 o->html = argv[++i];
             if (o->html == NULL || *o->html == '\0') {
-                fprintf(stderr, "%s: --html needs a file name\n", progname);
+                diag_usage("--html needs a file name");
                 return OPT_USAGE_ERROR;
             }
         } else if (strcmp(a, "--folded") == 0 ||
                    strncmp(a, "--folded=", 9) == 0) {
             enum folded_view v = FOLDED_LEAKS;
             if (a[8] == '=' && folded_parse_view(a + 9, &v) != 0) {
-                fprintf(stderr,
-                        "%s: --folded: '%s' is not leaks, peak or all\n",
-                        progname, a + 9);
+                diag_usage("--folded: '%s' is not leaks, peak or all", a + 9);
                 return OPT_USAGE_ERROR;
             }
             o->folded = 1;
@@ -135,21 +131,18 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             print_version();
             return OPT_EXIT_OK;
         } else {
-            fprintf(stderr, "%s: unrecognized option '%s'\n", progname, a);
+            diag_usage("unrecognized option '%s'", a);
             return OPT_USAGE_ERROR;
         }
     }
-    if (npos == 0) {
-        fprintf(stderr, "%s: missing LOG argument\n", progname);
+    if (o->noperands == 0) {
+        diag_usage("missing LOG argument");
         return OPT_USAGE_ERROR;
     }
     if (o->folded && o->json) {
-        fprintf(stderr, "%s: --folded and --json both print on standard "
-                        "output: choose one\n", progname);
+        diag_usage("--folded and --json both print on standard output: "
+                   "choose one");
         return OPT_USAGE_ERROR;
     }
-    if (npos == 2)
-        o->binary = pos[0];
-    o->log = pos[npos - 1];
     return OPT_RUN;
 }

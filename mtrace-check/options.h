@@ -2,8 +2,9 @@
  *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
  *                [--show-reachable] [--fail-on=CLASSES]
  *                [--suppressions FILE]... [--help] [--version] [--]
- *                [BINARY] LOG
- * LOG "-" is standard input.
+ *                [BINARY] LOG...
+ * LOG "-" is standard input.  Which operand is BINARY is decided by
+ * operands.h, which looks at the files.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_OPTIONS_H
@@ -15,10 +16,13 @@ struct options {
     int folded;       /* --folded: folded stacks instead of the report */
     int folded_view;  /* enum folded_view (folded.h) */
     int quiet;        /* --quiet: no progress line */
+    char **operands;  /* BINARY and LOG operands, in order */
+    int noperands;    /* at least 1 */
     int show_reachable;
     int fail_on;       /* classes (verdict.h) that make status 1 */
     const char **supp; /* --suppressions files                  */
     int nsupp;
+    /* Set by main.c for the log being checked (outputs.c reads them). */
     const char *binary; /* NULL when not given */
     const char *log;
 };

@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "outputs.h"
+#include "diag.h"
 #include "folded.h"
 #include "html.h"
 #include "progress.h"
@@ -18,7 +19,7 @@ FILE *outputs_report_stream(struct outputs *x, const struct options *opt)
         return stdout;
     x->null = fopen("/dev/null", "w");
     if (x->null == NULL)
-        die_input("cannot open /dev/null: %s", strerror(errno));
+        diag_fatal("/dev/null", "cannot open: %s", strerror(errno));
     return x->null;
 }
 

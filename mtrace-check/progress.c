@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "progress.h"
+#include "diag.h"
 #include "util.h"
 
 #include <errno.h>

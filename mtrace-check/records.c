@@ -229,12 +229,22 @@ static void record_stack(struct ext_store *x, const char *line, size_t len)
         x->last_stack = -1;
 }
 
-static void record_version(struct ext_store *x, const struct slice *f,
-                           size_t nf)
+/* "#v VERSION key=value...": the keys read here are sample= (a sampled
+ * log, doc/format.md); the others are for people. */
+static void record_version(struct ext_store *x, const char *line, size_t len)
 {
+    static const char key[] = MTF_KEY_SAMPLE "=";
+    struct slice f[32];
+    size_t nf = split_fields(line, len, f, 32);
     x->extended = 1;
     if (nf < 2 || parse_dec_u64(f[1], &x->version))
         x->bad_records++;
+    for (size_t i = 2; i < nf; i++)
+        if (f[i].n > sizeof key - 1 && !memcmp(f[i].p, key, sizeof key - 1) &&
+            parse_dec_u64((struct slice){ f[i].p + sizeof key - 1,
+                                          f[i].n - (sizeof key - 1) },
+                          &x->sample_rate))
+            x->sample_rate = 0;
 }
 
 static void record_program(struct ext_store *x, const char *line, size_t len)
@@ -252,7 +262,7 @@ void ext_record(struct ext_store *x, const char *line, size_t len,
                 const struct slice *f, size_t nf)
 {
     if (slice_eq(f[0], MTF_REC_VERSION))
-        record_version(x, f, nf);
+        record_version(x, line, len);
     else if (slice_eq(f[0], MTF_REC_PROGRAM))
         record_program(x, line, len);
     else if (slice_eq(f[0], MTF_REC_MODULE))

@@ -53,7 +53,8 @@ struct stack {
 struct ext_store {
     int extended; /* a "#v" record was seen */
     uint64_t version;
-    char *program; /* "#p" */
+    uint64_t sample_rate; /* "#v ... sample=RATE": a sampled log; 0: not */
+    char *program;        /* "#p" */
     struct module *mods;
     size_t nmods, cap_mods;
     struct u64map mid_index; /* mid -> index + 1 */

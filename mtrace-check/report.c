@@ -135,6 +135,13 @@ void report_leak(struct report *r, const struct leak *l)
 {
     FILE *out = r->out;
 
+    /* A sampled log's blocks are samples: the groups below tell what they
+     * stand for; listing them as "not freed" would call them leaks. */
+    if (r->sample_rate && !r->json) {
+        r->nleaks++;
+        return;
+    }
+
     if (r->json) {
         fputs(r->nleaks ? ",\n{\"address\":" : "\n{\"address\":", out);
         json_string(out, l->addr);
@@ -163,6 +170,13 @@ void report_leaks_end(struct report *r)
 {
     if (r->json)
         fputs("],\n\"groups\":[", r->out);
+    else if (r->sample_rate)
+        fprintf(r->out,
+                "\nSampled log: about one block per %" PRIu64
+                " bytes allocated was recorded.\n"
+                "%d recorded blocks were not freed; the figures below are "
+                "estimates, not exact leaks.\n",
+                r->sample_rate, r->nleaks);
     else if (r->nleaks == 0 && !r->verdicts)
         fputs("No memory leaks.\n", r->out);
 }
@@ -184,15 +198,27 @@ void report_text_frame(FILE *out, size_t k, const struct view_frame *v)
     fputs(v->inlined ? " [inlined]\n" : "\n", out);
 }
 
-static void text_groups(FILE *out, const struct leak_group *g, size_t n)
+static void text_groups(FILE *out, const struct leak_group *g, size_t n,
+                        uint64_t sample_rate)
 {
     if (n == 0)
         return;
-    fputs("\nLeaks grouped by allocation stack, largest first:\n", out);
+    fputs(sample_rate ? "\nEstimated memory not freed, grouped by allocation "
+                        "stack, largest first:\n"
+                      : "\nLeaks grouped by allocation stack, largest first:\n",
+          out);
     for (size_t i = 0; i < n; i++) {
-        fprintf(out,
-                "\n%" PRIu64 " bytes in %" PRIu64 " blocks allocated from:\n",
-                g[i].bytes, g[i].blocks);
+        if (sample_rate)
+            fprintf(out,
+                    "\n~%" PRIu64 " bytes in ~%" PRIu64
+                    " blocks (estimated from %" PRIu64
+                    " recorded) allocated from:\n",
+                    g[i].bytes, g[i].blocks, g[i].recorded);
+        else
+            fprintf(out,
+                    "\n%" PRIu64 " bytes in %" PRIu64
+                    " blocks allocated from:\n",
+                    g[i].bytes, g[i].blocks);
         if (!g[i].frames) {
             fputs("    (no stack recorded)\n", out);
             continue;
@@ -225,7 +251,7 @@ void report_groups(struct report *r, const struct leak_group *g, size_t n)
     if (r->json)
         json_groups(r->out, g, n);
     else if (!r->verdicts)
-        text_groups(r->out, g, n);
+        text_groups(r->out, g, n, r->sample_rate);
 }
 
 void report_end(struct report *r, const struct totals *t)
@@ -240,5 +266,8 @@ void report_end(struct report *r, const struct totals *t)
             t->bad_records, t->dangling_refs);
     if (t->classes)
         class_sums_json(r->out, t->classes);
-    fprintf(r->out, "},\n\"extended\":%s}\n", t->extended ? "true" : "false");
+    fprintf(r->out, "},\n\"extended\":%s,\"sample_rate\":%" PRIu64,
+            t->extended ? "true" : "false", r->sample_rate);
+    logend_json(r->out, t->end, t->extended, t->held_blocks, t->held_bytes);
+    fputs("}\n", r->out);
 }

@@ -11,6 +11,7 @@
 #ifndef MTC_REPORT_H
 #define MTC_REPORT_H
 
+#include "logend.h"
 #include "stackview.h"
 
 #include <stdio.h>
@@ -43,9 +44,11 @@ struct leak {
 };
 
 struct leak_group {
-    uint64_t bytes;
-    uint64_t blocks;
-    int32_t stack; /* -1: blocks without a recorded stack */
+    uint64_t bytes;         /* in a sampled log: estimated */
+    uint64_t blocks;        /* in a sampled log: estimated */
+    uint64_t recorded;      /* blocks the log holds */
+    double weighted_blocks; /* the estimate before rounding */
+    int32_t stack;          /* -1: blocks without a recorded stack */
     uint64_t sid;
     const struct view_frames *frames;
 };
@@ -61,12 +64,18 @@ struct totals {
     uint64_t bad_records;
     uint64_t dangling_refs;
     int extended;
+    const struct log_end *end; /* "#e", for "complete" and "end" */
+    uint64_t held_blocks;      /* blocks live at the end, listed or not */
+    uint64_t held_bytes;
 };
 
 struct report {
     FILE *out;
     int json;
     int nwarnings, nleaks;
+    /* A sampled log (doc/format.md): its blocks are samples, not a list
+     * of leaks; groups carry estimates.  0: not sampled. */
+    uint64_t sample_rate;
     /* The log carries reachability verdicts: the text report shows them
      * (classreport.h) instead of the Perl checker's table and groups. */
     int verdicts;

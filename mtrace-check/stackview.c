@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "stackview.h"
+#include "diag.h"
 #include "symbolizer.h"
 #include "util.h"
 
@@ -55,10 +56,9 @@ static struct objfile *module_object(struct ext_store *x, struct module *m)
     if (!m->obj)
         m->obj = try_build_id_file(m);
     if (!m->obj)
-        note("%s: no usable file for this module (missing, not ELF, or "
-             "build-id differs); "
-             "using the names recorded in the log",
-             m->path);
+        diag(m->path, 0,
+             "no usable file for this module (missing, not ELF, or "
+             "build-id differs); using the names recorded in the log");
     return m->obj;
 }
 

@@ -5,6 +5,7 @@
 #define PACKAGE_VERSION "1"
 #include <bfd.h>
 
+#include "debugimage.h"
 #include "demangle.h"
 #include "maps.h"
 #include "symbolizer.h"
@@ -22,6 +23,12 @@ struct objfile {
     asymbol **syms; /* NULL when the file has none */
     char build_id[129];
     struct u64map frames_cache; /* vma -> struct sym_result * */
+    /* For the stack report: the file holding the DWARF, with its
+     * compressed sections decompressed beforehand (debugimage.h). */
+    int image_tried;
+    bfd *image_bfd; /* NULL: the frames come from abfd */
+    asymbol **image_syms;
+    struct debug_image image;
 };
 
 static struct strmap open_files; /* path -> struct objfile * */
@@ -187,22 +194,29 @@ struct line_query {
     unsigned line, discriminator;
 };
 
-/* The first allocated section holding PC that yields a line answers. */
-static int find_line(struct objfile *o, uint64_t pc, struct line_query *q)
+/* The first allocated section of ABFD holding PC that yields a line
+ * answers. */
+static int find_frame_line(bfd *abfd, asymbol **syms, uint64_t pc,
+                           struct line_query *q)
 {
-    for (asection *sec = o->abfd->sections; sec; sec = sec->next) {
+    for (asection *sec = abfd->sections; sec; sec = sec->next) {
         if ((bfd_section_flags(sec) & SEC_ALLOC) == 0)
             continue;
         bfd_vma vma = bfd_section_vma(sec);
         if (pc < vma || pc >= vma + bfd_section_size(sec))
             continue;
         memset(q, 0, sizeof *q);
-        if (bfd_find_nearest_line_discriminator(o->abfd, sec, o->syms, pc - vma,
+        if (bfd_find_nearest_line_discriminator(abfd, sec, syms, pc - vma,
                                                 &q->file, &q->func, &q->line,
                                                 &q->discriminator))
             return 1;
     }
     return 0;
+}
+
+static int find_line(struct objfile *o, uint64_t pc, struct line_query *q)
+{
+    return find_frame_line(o->abfd, o->syms, pc, q);
 }
 
 static char *addr2line_locked(struct objfile *o, uint64_t addr)
@@ -247,17 +261,101 @@ static void push_frame(struct sym_result *r, unsigned *cap, const char *func,
 /* Inline chains are finite, but a corrupt DWARF could loop: cap them. */
 enum { MAX_INLINE_DEPTH = 64 };
 
+/* ---- decompressed debug files -------------------------------------------
+ * bfd_openr_iovec's callbacks serve the image from memory. */
+
+static void *image_open(struct bfd *nbfd, void *closure)
+{
+    (void)nbfd;
+    return closure;
+}
+
+static file_ptr image_pread(struct bfd *nbfd, void *stream, void *buf,
+                            file_ptr nbytes, file_ptr offset)
+{
+    const struct debug_image *img = stream;
+    (void)nbfd;
+    if (offset < 0 || (uint64_t)offset >= img->size)
+        return 0;
+    size_t n = img->size - (size_t)offset;
+    if ((uint64_t)nbytes < n)
+        n = (size_t)nbytes;
+    memcpy(buf, img->data + offset, n);
+    return (file_ptr)n;
+}
+
+static int image_close(struct bfd *nbfd, void *stream)
+{
+    (void)nbfd;
+    (void)stream;
+    return 0;
+}
+
+static int image_stat(struct bfd *abfd, void *stream, struct stat *sb)
+{
+    const struct debug_image *img = stream;
+    (void)abfd;
+    memset(sb, 0, sizeof *sb);
+    sb->st_mode = S_IFREG | 0444;
+    sb->st_size = (off_t)img->size;
+    return 0;
+}
+
+/* The file libbfd would take O's DWARF from: O itself when it has any,
+ * else its separate debug file named by build-id. */
+static const char *dwarf_file(struct objfile *o, char *buf, size_t size)
+{
+    if (bfd_get_section_by_name(o->abfd, ".debug_info"))
+        return o->path;
+    if (strlen(o->build_id) < 4)
+        return NULL;
+    snprintf(buf, size, "/usr/lib/debug/.build-id/%.2s/%s.debug", o->build_id,
+             o->build_id + 2);
+    return looks_openable(buf) ? buf : NULL;
+}
+
+/* When O's DWARF is compressed, open a decompressed image of the file
+ * that holds it for the stack report; it gives the answers libbfd would
+ * give from the file itself (the same DWARF, the file's own symbols). */
+static void open_image(struct objfile *o)
+{
+    char buf[4096];
+    const char *path;
+    int fatal;
+
+    o->image_tried = 1;
+    if (!o->abfd || !(path = dwarf_file(o, buf, sizeof buf)) ||
+        debug_image_build(path, &o->image) != 0)
+        return;
+    bfd *b = bfd_openr_iovec(path, NULL, image_open, &o->image, image_pread,
+                             image_close, image_stat);
+    if (b && bfd_check_format(b, bfd_object)) {
+        o->image_syms = read_symbols(b, &fatal);
+        if (!fatal) {
+            o->image_bfd = b;
+            return;
+        }
+    }
+    if (b)
+        bfd_close(b);
+    debug_image_free(&o->image);
+}
+
 static struct sym_result *resolve(struct objfile *o, uint64_t vma)
 {
     struct sym_result *r = xcalloc(1, sizeof *r);
     struct line_query q;
     unsigned cap = 0;
 
-    if (!o->abfd || !find_line(o, fit_to_target(o->abfd, vma), &q))
+    if (!o->image_tried)
+        open_image(o);
+    bfd *abfd = o->image_bfd ? o->image_bfd : o->abfd;
+    asymbol **syms = o->image_bfd ? o->image_syms : o->syms;
+    if (!abfd || !find_frame_line(abfd, syms, fit_to_target(abfd, vma), &q))
         return r;
     push_frame(r, &cap, q.func, q.file, q.line);
     while (r->nframes < MAX_INLINE_DEPTH &&
-           bfd_find_inliner_info(o->abfd, &q.file, &q.func, &q.line)) {
+           bfd_find_inliner_info(abfd, &q.file, &q.func, &q.line)) {
         r->frames[r->nframes - 1].inlined = 1;
         push_frame(r, &cap, q.func, q.file, q.line);
     }
@@ -395,9 +493,18 @@ static void close_objfile(void *p)
     u64map_destroy(&o->frames_cache);
     if (o->abfd)
         bfd_close(o->abfd);
+    if (o->image_bfd)
+        bfd_close(o->image_bfd);
+    free(o->image_syms);
+    debug_image_free(&o->image);
     free(o->syms);
     free(o->path);
     free(o);
+}
+
+void sym_stop(void)
+{
+    prefetch_stop();
 }
 
 void sym_shutdown(void)

@@ -59,5 +59,8 @@ void sym_prefetch(const char *path, uint64_t vma);
 /* Every function above may be called from any thread: libbfd is used
  * under one lock. */
 void sym_shutdown(void);
+/* Stop the prefetch thread alone, leaving the files open: at the end of
+ * the program, their memory goes with it. */
+void sym_stop(void);
 
 #endif

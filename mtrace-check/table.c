@@ -35,11 +35,15 @@ void table_destroy(struct alloc_table *t)
     memset(t, 0, sizeof *t);
 }
 
-struct slice block_key(const struct block *b)
+void table_clear(struct alloc_table *t)
 {
-    const char *p = b->key_len > KEY_INLINE ? b->key.heap : b->key.inl;
-    return (struct slice){ p, b->key_len };
+    for (size_t i = 0; i < t->count; i++)
+        free_key(&t->blocks[i]);
+    memset(t->slots, 0, t->nslots * sizeof *t->slots);
+    t->count = 0;
+    t->vacant = 0;
 }
+
 
 static uint64_t slot_of(uint64_t hash, size_t pos)
 {
@@ -55,27 +59,6 @@ static size_t slot_pos(uint64_t slot)
 static size_t slot_home(const struct alloc_table *t, uint64_t slot)
 {
     return (size_t)(slot >> 32) & (t->nslots - 1);
-}
-
-struct block *table_find(struct alloc_table *t, struct slice key, uint64_t hash)
-{
-    size_t mask = t->nslots - 1;
-    uint64_t tag = hash << 32;
-
-    size_t i;
-    for (i = hash & mask; t->slots[i]; i = (i + 1) & mask) {
-        uint64_t s = t->slots[i];
-        if ((s & ~(uint64_t)UINT32_MAX) != tag)
-            continue;
-        struct block *b = &t->blocks[slot_pos(s)];
-        if (b->key_len == key.n && bytes_eq(block_key(b).p, key.p, key.n)) {
-            t->found = i;
-            return b;
-        }
-    }
-    t->vacant = i + 1;
-    t->vacant_hash = hash;
-    return NULL;
 }
 
 static void place(struct alloc_table *t, uint64_t hash, size_t pos)

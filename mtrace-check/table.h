@@ -30,6 +30,7 @@ struct block {
     uint64_t size;  /* hex() of the size field */
     uint64_t line;  /* line number of the allocation */
     uint32_t where; /* string pool id of the WHERE field */
+    uint8_t spec;   /* speculate.c's state of the address; 0 elsewhere */
 };
 
 struct alloc_table {
@@ -44,11 +45,38 @@ struct alloc_table {
 
 void table_init(struct alloc_table *t);
 void table_destroy(struct alloc_table *t);
+/* Empty the table, keeping its memory for the next use. */
+void table_clear(struct alloc_table *t);
 
-struct slice block_key(const struct block *b);
+static inline struct slice block_key(const struct block *b)
+{
+    const char *p = b->key_len > KEY_INLINE ? b->key.heap : b->key.inl;
+    return (struct slice){ p, b->key_len };
+}
 
-struct block *table_find(struct alloc_table *t, struct slice key,
-                         uint64_t hash);
+/* The block of KEY (whose hash_bytes is HASH), or NULL.  Inline: it runs
+ * for every event line. */
+static inline struct block *table_find(struct alloc_table *t, struct slice key,
+                                       uint64_t hash)
+{
+    size_t mask = t->nslots - 1;
+    uint64_t tag = hash << 32;
+
+    size_t i;
+    for (i = hash & mask; t->slots[i]; i = (i + 1) & mask) {
+        uint64_t s = t->slots[i];
+        if ((s & ~(uint64_t)UINT32_MAX) != tag)
+            continue;
+        struct block *b = &t->blocks[(size_t)(uint32_t)s - 1];
+        if (b->key_len == key.n && bytes_eq(block_key(b).p, key.p, key.n)) {
+            t->found = i;
+            return b;
+        }
+    }
+    t->vacant = i + 1;
+    t->vacant_hash = hash;
+    return NULL;
+}
 /* Insert a key known to be absent; the caller fills the other fields.
  * Pointers into the table are invalidated by the next insert or remove. */
 struct block *table_insert(struct alloc_table *t, struct slice key,

@@ -2,18 +2,14 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "util.h"
+#include "diag.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *progname = "mtrace-check";
-
 static void out_of_memory(size_t n)
 {
-    fprintf(stderr, "%s: out of memory (%zu bytes)\n", progname, n);
-    exit(2);
+    diag_fatal(NULL, "out of memory (%zu bytes)", n);
 }
 
 void *xmalloc(size_t n)
@@ -128,34 +124,4 @@ uint64_t hash_bytes_any(const void *p, size_t n)
     h ^= a ^ ((b << 29) | (b >> 35));
     h *= 0xff51afd7ed558ccdULL;
     return h ^ (h >> 32);
-}
-
-void (*message_begin)(void), (*message_end)(void);
-
-void die_input(const char *fmt, ...)
-{
-    va_list ap;
-    fflush(stdout);
-    if (message_begin)
-        message_begin();
-    fprintf(stderr, "%s: ", progname);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(2);
-}
-
-void note(const char *fmt, ...)
-{
-    va_list ap;
-    if (message_begin)
-        message_begin();
-    fprintf(stderr, "%s: ", progname);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    if (message_end)
-        message_end();
 }

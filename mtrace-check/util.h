@@ -70,12 +70,4 @@ static inline uint64_t hash_bytes(const void *p, size_t n)
 }
 uint64_t hash_u64(uint64_t x);
 
-/* Program name for messages, set once by main(). */
-extern const char *progname;
-void die_input(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2), noreturn));
-void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Around every message on stderr when set (progress.h erases its line). */
-extern void (*message_begin)(void), (*message_end)(void);
-
 #endif

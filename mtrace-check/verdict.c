@@ -9,7 +9,7 @@
 #include <string.h>
 
 struct verdict_entry {
-    uint64_t line; /* allocation line of the block; 0: the next one */
+    uint64_t scan_line; /* of the "#C scan" it belongs to */
     uint64_t indirect;
     enum leak_class cls;
 };
@@ -25,7 +25,6 @@ static void forget_entries(struct verdicts *v)
     u64map_each(&v->by_addr, free);
     u64map_destroy(&v->by_addr);
     u64map_init(&v->by_addr);
-    v->pending = 0;
 }
 
 void verdicts_destroy(struct verdicts *v)
@@ -111,8 +110,7 @@ static enum leak_class class_of_letter(struct slice s)
     return CLASS_UNKNOWN;
 }
 
-static void read_verdict(struct verdicts *v, struct alloc_table *t,
-                         const struct slice *f, size_t nf)
+static void read_verdict(struct verdicts *v, const struct slice *f, size_t nf)
 {
     enum leak_class cls = nf >= 3 ? class_of_letter(f[2]) : CLASS_UNKNOWN;
     uint64_t addr, indirect = 0;
@@ -122,22 +120,17 @@ static void read_verdict(struct verdicts *v, struct alloc_table *t,
         v->bad_records++;
         return;
     }
-    struct block *b = table_find(t, f[1], hash_bytes(f[1].p, f[1].n));
     void **slot = u64map_put(&v->by_addr, addr);
     struct verdict_entry *e = *slot;
     if (e == NULL)
         *slot = e = xcalloc(1, sizeof *e);
-    else if (e->line == 0)
-        v->pending--;
-    e->line = b ? b->line : 0;
+    e->scan_line = v->scan_line;
     e->cls = cls;
     e->indirect = indirect;
-    if (b == NULL)
-        v->pending++;
 }
 
-void verdicts_record(struct verdicts *v, struct alloc_table *t,
-                     const char *line, size_t len, uint64_t nr)
+void verdicts_record(struct verdicts *v, const char *line, size_t len,
+                     uint64_t nr)
 {
     struct slice f[MAX_FIELDS];
     size_t nf = split_fields(line, len, f, MAX_FIELDS);
@@ -148,19 +141,9 @@ void verdicts_record(struct verdicts *v, struct alloc_table *t,
              slice_eq(f[1], MTF_SUPPRESSION_KEYWORD))
         read_suppression(v, f, nf);
     else if (nf >= 2 && slice_eq(f[0], MTF_REC_VERDICT))
-        read_verdict(v, t, f, nf);
+        read_verdict(v, f, nf);
     else
         v->bad_records++;
-}
-
-void verdicts_alloc(struct verdicts *v, uint64_t addr, uint64_t nr)
-{
-    void **slot = u64map_get(&v->by_addr, addr);
-    struct verdict_entry *e = slot ? *slot : NULL;
-    if (e && e->line == 0) {
-        e->line = nr;
-        v->pending--;
-    }
 }
 
 enum leak_class verdicts_class(const struct verdicts *v, const struct block *b,
@@ -169,14 +152,19 @@ enum leak_class verdicts_class(const struct verdicts *v, const struct block *b,
     *indirect = 0;
     if (v->scans == 0)
         return CLASS_UNKNOWN;
+    /* Allocated after the last scan: not classified (this takes in the
+     * rare block whose "+" line came after its scan's records). */
+    if (b->line > v->scan_line)
+        return CLASS_UNKNOWN;
+    /* Allocated before it and live at the end: the block the scan saw. */
     void **slot = u64map_get((struct u64map *)&v->by_addr,
                              perl_hex(block_key(b)));
     const struct verdict_entry *e = slot ? *slot : NULL;
-    if (e && e->line == b->line) {
+    if (e) {
         *indirect = e->indirect;
         return e->cls;
     }
-    return b->line < v->scan_line ? CLASS_REACHABLE : CLASS_UNKNOWN;
+    return CLASS_REACHABLE;
 }
 
 const char *class_name(enum leak_class c)

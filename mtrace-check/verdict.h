@@ -4,11 +4,12 @@
  *
  * A "#C scan" record stands where the world was stopped: every block
  * live there is still reachable unless a "#c" record follows for it.
- * Verdicts are kept by address with the line of the allocation they
- * apply to, so a block allocated again at the same address after the
- * scan is not taken for the scanned one; a verdict for an address not
- * live yet (its "+" line comes after the records) waits for the next
- * allocation there.  A later scan replaces an earlier one.
+ * Verdicts are kept by address; at the end, a live block allocated
+ * before the last scan is the block that scan saw at its address (it
+ * was never freed after), so the rule does not depend on the order the
+ * lines were replayed in (replay.h applies records and events of a
+ * segment apart); a block allocated after it is not classified.  A later
+ * scan replaces an earlier one.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_VERDICT_H
@@ -36,7 +37,6 @@ struct verdicts {
     uint64_t scan_line; /* line of the last one                    */
     struct scan_info last;
     struct u64map by_addr; /* address -> struct verdict_entry *  */
-    size_t pending;        /* entries waiting for their "+" line    */
     char **suppressions;   /* "#C suppression" patterns, distinct   */
     size_t nsuppressions;
     uint64_t bad_records;
@@ -45,17 +45,14 @@ struct verdicts {
 void verdicts_init(struct verdicts *v);
 void verdicts_destroy(struct verdicts *v);
 
-/* A "#C" or "#c" line (LINE is the whole line; the engine's table gives
- * the blocks live now, NR is this line's number). */
-void verdicts_record(struct verdicts *v, struct alloc_table *t,
-                     const char *line, size_t len, uint64_t nr);
+/* A "#C" or "#c" line (LINE is the whole line, NR its number). */
+void verdicts_record(struct verdicts *v, const char *line, size_t len,
+                     uint64_t nr);
 static inline int verdicts_is_record(struct slice first)
 {
     return first.n == 2 && first.p[0] == '#' &&
            (first.p[1] == 'c' || first.p[1] == 'C');
 }
-/* An allocation at ADDR (its value) on line NR. */
-void verdicts_alloc(struct verdicts *v, uint64_t addr, uint64_t nr);
 
 /* The class of live block B; *INDIRECT gets the bytes lost through it
  * (definitely lost blocks). */

@@ -1,11 +1,13 @@
 /* wsmask.h - whitespace and newline bitmaps of 64 bytes, the inner step of
- * both splitters (fields.c line by line, lineindex.c buffer by buffer);
+ * splitters (fields.c, and the segment replay's loop in speculate.c);
  * inline because it runs once per line or per 64 bytes of the log.
  * "Whitespace" is Perl's split(' ') set: \t \n \v \f \r and space.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_WSMASK_H
 #define MTC_WSMASK_H
+
+#include "util.h"
 
 #include <stdint.h>
 
@@ -37,11 +39,50 @@ static inline __attribute__((always_inline)) void whitespace_masks64(
     *nl = n;
 }
 
+static inline uint64_t wsmask_low_bits(unsigned n)
+{
+    return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+}
+
+/* The fields of a line whose newline is within the 64 bytes at LINE, from
+ * their masks: field starts and ends are bitmaps, taken pairwise with bit
+ * scans.  At most MAX fields into OUT; *NL is set to the newline, or to
+ * NULL (and nothing is split) when the line is longer. */
+static inline __attribute__((always_inline)) size_t wsmask_fields(
+    const char *line, uint64_t ws, uint64_t nlm, struct slice *out, size_t max,
+    const char **nl)
+{
+    if (!nlm) {
+        *nl = NULL;
+        return 0;
+    }
+    unsigned limit = (unsigned)__builtin_ctzll(nlm);
+    uint64_t inside = wsmask_low_bits(limit);
+    uint64_t text = ~ws & inside;
+    uint64_t starts = text & ~(text << 1);
+    uint64_t ends = ~text & (text << 1); /* one past each field */
+    size_t count = 0;
+
+    while (starts && count < max) {
+        unsigned s = (unsigned)__builtin_ctzll(starts);
+        unsigned e = (unsigned)__builtin_ctzll(ends);
+        out[count].p = line + s;
+        out[count].n = e - s;
+        count++;
+        starts &= starts - 1;
+        ends &= ends - 1;
+    }
+    *nl = line + limit;
+    return count;
+}
+
 /* The same with two 32-byte steps, for CPUs with AVX2 (chosen at run
- * time: fields.c calls it only from a function built for AVX2). */
+ * time: called only from functions built for AVX2, when have_avx2). */
 #if defined __x86_64__ && !defined __AVX2__
 #define MTC_WSMASK_AVX2 1
 #include <immintrin.h>
+
+extern int have_avx2; /* fields.c, set before main() */
 
 static inline __attribute__((target("avx2"), always_inline)) void
 whitespace_masks64_avx2(const unsigned char *p, uint64_t *ws, uint64_t *nl)

@@ -5,6 +5,7 @@
 # GPL-3.0-or-later.
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
+          libzstd-dev zlib1g-dev zstd libdeflate-dev
           libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb valgrind
           heaptrack hyperfine python3 chromium)
 sudo=""

@@ -1,8 +1,10 @@
 /* fuzz_parser.c - libFuzzer harness for mtrace-check's reading side: the
- * streaming reader, the tokenizer, the Perl-compatible replay (table,
- * string pool, location patterns), the extension records, the stack view
- * and both report formats.  The input is a log; its length picks the mode
- * (plain loop or reader thread, text or JSON).  No BINARY is given, so no
+ * reader (mapped or read, plain or compressed), the tokenizer, the
+ * Perl-compatible replay (table, string pool, location patterns) on one
+ * thread or several (segments replayed on their own, then applied), the
+ * extension records, the stack view and both report formats.  The input
+ * is a log; its length picks the mode (threads, segment size, mapped or
+ * read, text or JSON).  No BINARY is given, so no
  * program is run and addr2line is never asked; module paths named by the
  * log are opened with libbfd as the real tool would.
  *
@@ -12,9 +14,7 @@
 #include "fields.h"
 #include "folded.h"
 #include "html.h"
-#include "lineindex.h"
-#include "linereader.h"
-#include "pipeline.h"
+#include "replay.h"
 #include "stackview.h"
 #include "symbolizer.h"
 
@@ -24,13 +24,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static FILE *sink;
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    sink = fopen("/dev/null", "w");
     sym_init();
     view_init(NULL);
     return 0;
@@ -54,39 +51,64 @@ static void check_splitters(const uint8_t *data, size_t size)
             abort();
 }
 
-/* So must the reader thread's whole-buffer indexer, line by line. */
-static void check_indexer(const uint8_t *data, size_t size)
+/* The report of the log in FD (from its start), or NULL. */
+static char *replay_text(int fd, int mapped, int json, int threads,
+                         size_t segment)
 {
-    static struct line_indexer ix;
-    const char *p = (const char *)data, *end = p + size;
-    size_t k = 0;
+    struct source src;
+    char path[64], *text = NULL;
+    size_t len = 0;
 
-    index_buffer(&ix, p, size);
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        struct slice f[ENGINE_FIELDS];
-        size_t nf = split_fields(p, len, f, ENGINE_FIELDS);
-        if (k >= ix.nlines || ix.lines[k].len != len)
-            abort();
-        const struct line_index *li = &ix.lines[k++];
-        if (!li->is_long) {
-            if (li->nf != nf)
-                abort();
-            for (size_t i = 0; i < nf; i++)
-                if (p + li->start[i] != f[i].p || li->size[i] != f[i].n)
-                    abort();
-        }
-        p += len + 1;
-    }
-    if (k != ix.nlines)
-        abort();
+    lseek(fd, 0, SEEK_SET);
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    if (!mapped)
+        src_open_fd(&src, fd);
+    else if (src_open(&src, path) != 0)
+        return NULL;
+    FILE *out = open_memstream(&text, &len);
+    struct report rep;
+    struct engine e;
+    report_begin(&rep, out, json, "fuzz", NULL);
+    engine_init(&e, &rep, NULL);
+    replay_log(&src, &e, "fuzz", threads, segment, NULL);
+    engine_finish(&e);
+    engine_destroy(&e);
+    src_close(&src);
+    fclose(out);
+    return text;
+}
+
+static void pictures(int fd, size_t size)
+{
+    FILE *sink = fopen("/dev/null", "w");
+    struct source src;
+    struct report rep;
+    struct engine e;
+    struct timeline tl;
+
+    if (!sink)
+        return;
+    lseek(fd, 0, SEEK_SET);
+    src_open_fd(&src, fd);
+    report_begin(&rep, sink, size % 3 == 1, "fuzz", NULL);
+    engine_init(&e, &rep, NULL);
+    tl_init(&tl);
+    e.tl = &tl;
+    replay_log(&src, &e, "fuzz", 0, 0, NULL);
+    engine_finish(&e);
+    struct html_source hs = { "fuzz", NULL, NULL, 0 };
+    tl_finish(&tl, &e.table, e.nr);
+    folded_write(sink, &e.ext, &tl, (enum folded_view)(size % 3));
+    html_write("/dev/null", &e, &tl, &hs);
+    tl_destroy(&tl);
+    engine_destroy(&e);
+    src_close(&src);
+    fclose(sink);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     check_splitters(data, size);
-    check_indexer(data, size);
 
     int fd = memfd_create("log", MFD_CLOEXEC);
     if (fd < 0)
@@ -95,34 +117,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         close(fd);
         return 0;
     }
-    lseek(fd, 0, SEEK_SET);
 
-    struct line_reader lr;
-    struct report rep;
-    struct engine e;
-    lr_init_fd(&lr, fd);
-    report_begin(&rep, sink, size % 3 == 1, "fuzz", NULL);
-    engine_init(&e, &rep, NULL);
-    /* Every other input also feeds the pictures (--html, --folded). */
-    struct timeline tl;
-    if (size % 2 == 0) {
-        tl_init(&tl);
-        e.tl = &tl;
-    }
-    if (size % 3 == 2)
-        pipeline_run(&lr, &e);
-    else
-        replay_serial(&lr, &e);
-    engine_finish(&e);
-    if (e.tl) {
-        struct html_source src = { "fuzz", NULL, NULL, 0 };
-        tl_finish(&tl, &e.table, e.nr);
-        folded_write(sink, &e.ext, &tl, (enum folded_view)(size % 3));
-        html_write("/dev/null", &e, &tl, &src);
-        tl_destroy(&tl);
-    }
-    engine_destroy(&e);
-    lr_close(&lr);
+    /* Once replayed plainly from the fd, once as SIZE picks (mapped through
+     * /proc/self/fd or read, threads, segment size): the reports must be
+     * the same. */
+    static const size_t segments[] = { 1, 7, 64, 0 };
+    int json = size % 5 == 1;
+    char *one = replay_text(fd, 0, json, 0, 0);
+    char *two = replay_text(fd, size % 2, json, 1 + (int)(size / 2 % 3),
+                            segments[size / 6 % 4]);
+    if (one && two && strcmp(one, two) != 0)
+        abort();
+    free(one);
+    free(two);
+
+    /* Every other input also feeds the pictures (--html, --folded), from
+     * the plain replay (the timeline follows every event in order). */
+    if (size % 2 == 0)
+        pictures(fd, size);
     close(fd);
     return 0;
 }

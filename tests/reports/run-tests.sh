@@ -176,6 +176,93 @@ t_api_compiled_out() {
 	expect "output" "$(cat out)" "$(printf 'active 0\ngrew 0\nreport -1\nloop done')"
 }
 
+# Live bytes per stack of report FILE, by the function of frame #0:
+# "FUNCTION BYTES" lines.
+live_by_function() {
+	awk '/^stack / { b = $4 } /^  #0 / { sub(/\+.*/, "", $2); sum[$2] += b }
+	     END { for (f in sum) print f, sum[f] }' "$1"
+}
+
+# The same from mtrace-check's estimated groups in FILE.
+estimates_by_function() {
+	awk '/^~[0-9]+ bytes in ~[0-9]+ blocks \(estimated from/ {
+		b = substr($1, 2); getline; sum[$2] += b
+	} END { for (f in sum) print f, sum[f] }' "$1"
+}
+
+# within_ten_percent TOTAL EXACT ESTIMATED: every function of the EXACT
+# list ("FUNCTION BYTES" lines) holding at least 5% of TOTAL has an
+# estimate within 10%, and there are at least 4 of them.
+within_ten_percent() {
+	awk -v total="$1" '
+		NR == FNR { exact[$1] = $2; next }
+		{ est[$1] = $2 }
+		END {
+			bad = 0
+			for (f in exact) {
+				if (exact[f] < total * 0.05)
+					continue
+				checked++
+				err = (est[f] - exact[f]) / exact[f]
+				if (err > 0.10 || err < -0.10) {
+					printf "    %s: estimated %d, exact %d\n", f, est[f], exact[f]
+					bad = 1
+				}
+			}
+			if (checked < 4) {
+				print "    only " checked " stacks above 5%"
+				bad = 1
+			}
+			exit bad
+		}' "$2" "$3"
+}
+
+# Sampling mode (sample=4k, a fixed seed: the same samples in every run):
+# every stack that holds at least 5% of the live bytes of an exact run is
+# estimated within 10%; the report says its figures are estimates, the
+# log's header gives the rate, and the log records a small part of the
+# blocks.  (With estimates not scaled by the blocks' weights, the small
+# blocks' stack would come out at about 1% of its bytes.)
+t_sampled_estimates() {
+	MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" ||
+		fail "exact run: status $?" || return 1
+	MEMLEAK_CONFIG=sample=4k,seed=42,report=est.%n MALLOC_TRACE=log \
+		LD_PRELOAD=$LIB "$BUILD/sampled" || fail "sampled run: status $?" || return 1
+	[ -z "$(key exact.1 estimated-from-samples-every)" ] ||
+		fail "the exact report says it is estimated" || return 1
+	expect "rate in the report" "$(key est.1 estimated-from-samples-every)" 4096 || return 1
+	grep -q '^#v .* sample=4096' log || fail "no sample=4096 in the log's header" || return 1
+	local allocs
+	allocs=$(grep -c '^@ .* + ' log)
+	[ "$allocs" -gt 1000 ] && [ "$allocs" -lt 60000 ] ||
+		fail "$allocs blocks recorded of 738140" || return 1
+	local total
+	total=$(key exact.1 live-bytes)
+	[ "$total" -gt 30000000 ] || fail "exact live bytes $total" || return 1
+	within_ten_percent "$total" <(live_by_function exact.1) <(live_by_function est.1)
+}
+
+# mtrace-check on a sampled log whose blocks all leak: it says the log is
+# sampled, lists no "Memory not freed" table (its blocks are samples, not
+# leaks) and estimates every large stack within 10% of the exact live
+# bytes; glibc's mtrace still reads the log.
+t_sampled_checker() {
+	MEMLEAK_CONFIG=report=exact.%n LD_PRELOAD=$LIB "$BUILD/sampled" leak ||
+		fail "exact run: status $?" || return 1
+	MEMLEAK_CONFIG=sample=4k,seed=42 MALLOC_TRACE=log LD_PRELOAD=$LIB \
+		"$BUILD/sampled" leak || fail "sampled run: status $?" || return 1
+	"$top/mtrace-check/mtrace-check" "$BUILD/sampled" log >out 2>err
+	expect "status" $? 1 || return 1
+	grep -q '^Sampled log: about one block per 4096 bytes' out ||
+		fail "no sampled-log notice: $(head -3 out)" || return 1
+	grep -q 'estimates, not exact leaks' out || fail "not called estimates" || return 1
+	! grep -q '^Memory not freed:' out || fail "sampled blocks listed as leaks" || return 1
+	within_ten_percent "$(key exact.1 live-bytes)" <(live_by_function exact.1) \
+		<(estimates_by_function out) || return 1
+	/usr/bin/mtrace "$BUILD/sampled" log >glibc.out 2>&1
+	grep -q '^Memory not freed:' glibc.out || fail "glibc's mtrace: $(head -3 glibc.out)"
+}
+
 run() {
 	local name=$1 dir
 	dir=$(mktemp -d)
@@ -194,7 +281,7 @@ if [ ! -f "$LIB" ]; then
 	exit 2
 fi
 for t in phases checker_reads_report unwritable_report signal_idle log_written_at_report threads api_preloaded api_leak_aborts \
-         api_without_preload api_compiled_out; do
+         api_without_preload api_compiled_out sampled_estimates sampled_checker; do
 	run $t
 done
 echo "$passed passed, $failed failed"

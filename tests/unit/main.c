@@ -8,7 +8,8 @@ int main(void)
     Suite *(*const suites[])(void) = {
         fmt_suite,      writer_suite,   config_suite,  cmap_suite,
         stacktab_suite, frametab_suite, livetab_suite, threadlog_suite,
-        logfile_suite,  modmap_suite,   mark_suite,    suppress_suite,
+        logfile_suite,  modmap_suite,   ehframe_suite, cfa_suite,
+        sampler_suite,  mark_suite,     suppress_suite,
     };
     SRunner *sr = srunner_create(NULL);
     for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)

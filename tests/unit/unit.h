@@ -26,6 +26,9 @@ Suite *livetab_suite(void);
 Suite *threadlog_suite(void);
 Suite *logfile_suite(void);
 Suite *modmap_suite(void);
+Suite *ehframe_suite(void);
+Suite *cfa_suite(void);
+Suite *sampler_suite(void);
 Suite *mark_suite(void);
 Suite *suppress_suite(void);
 

@@ -11,8 +11,8 @@ namespace demo
 template <typename T> struct Box {
     T *make(int n)
     {
-        return new T[n];
-    } // CALL:make
+        return new T[n]; // CALL:make
+    }
 };
 struct Node {
     std::string name;

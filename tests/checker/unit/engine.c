@@ -1,11 +1,10 @@
 /* Unit tests: the replay engine (engine.c) and its report, with expected
- * text built from the Perl script's printf formats, and the reader thread
- * (pipeline.c) giving the same report as the plain loop.
+ * text built from the Perl script's printf formats (the parallel replay
+ * is checked against it in replay.c).
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "engine.h"
-#include "pipeline.h"
 #include "symbolizer.h"
 
 #include <stdio.h>
@@ -99,48 +98,6 @@ START_TEST(extended_groups)
 }
 END_TEST
 
-/* The reader thread must hand the engine exactly the lines of the file. */
-START_TEST(pipeline_same_as_serial)
-{
-    char path[] = "/tmp/mtc-unit-XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "w");
-    unsigned seed = 3;
-    for (int i = 0; i < 300000; i++) {
-        unsigned r = rnd(&seed);
-        fprintf(f, "@ ./t:[0x%x] %c 0x%x 0x%x\n", r % 50, "+-<>"[r % 4],
-                (r >> 4) % 3000, r % 100);
-        if (i % 50000 == 0)
-            fprintf(f, "+ 0x1 %*s\n", 2 << 20, "long");
-    }
-    fprintf(f, "+ 0x5 0x5"); /* no final newline */
-    fclose(f);
-
-    char *texts[2];
-    for (int mode = 0; mode < 2; mode++) {
-        size_t size = 0;
-        FILE *out = open_memstream(&texts[mode], &size);
-        struct line_reader lr;
-        struct report rep;
-        struct engine e;
-        ck_assert_int_eq(lr_open(&lr, path), 0);
-        report_begin(&rep, out, 0, path, NULL);
-        engine_init(&e, &rep, NULL);
-        ck_assert_int_eq(mode ? pipeline_run(&lr, &e) : replay_serial(&lr, &e),
-                         0);
-        engine_finish(&e);
-        engine_destroy(&e);
-        lr_close(&lr);
-        fclose(out);
-    }
-    unlink(path);
-    ck_assert(strlen(texts[0]) > 1000);
-    ck_assert_str_eq(texts[0], texts[1]);
-    free(texts[0]);
-    free(texts[1]);
-}
-END_TEST
-
 Suite *make_suite(void)
 {
     Suite *s = suite_create("engine");
@@ -150,7 +107,6 @@ Suite *make_suite(void)
     tcase_add_test(tc, no_leaks);
     tcase_add_test(tc, warnings_and_leaks);
     tcase_add_test(tc, extended_groups);
-    tcase_add_test(tc, pipeline_same_as_serial);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -5,7 +5,6 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
 #include "fields.h"
-#include "lineindex.h"
 
 #include <stdio.h>
 
@@ -63,56 +62,6 @@ START_TEST(split_line_matches_split_fields)
         for (size_t i = 0; i < na; i++)
             ck_assert(a[i].p == b[i].p && a[i].n == b[i].n);
     }
-}
-END_TEST
-
-/* The reader thread's whole-buffer indexer must agree with split_fields
- * line by line, including the address hash it computes for the engine. */
-START_TEST(index_buffer_matches_split_fields)
-{
-    static const char alphabet[] = "ab@0x \t\n\v\f\r\0\x80\xff:[]";
-    unsigned seed = 99;
-    static char buf[5000];
-    struct line_indexer ix;
-
-    indexer_init(&ix);
-    for (int iter = 0; iter < 3000; iter++) {
-        size_t len = rnd(&seed) % sizeof buf;
-        unsigned nl_rate = 1 + rnd(&seed) % 40;
-        for (size_t i = 0; i < len; i++) {
-            unsigned r = rnd(&seed) % 100;
-            buf[i] = r < nl_rate / 8 ? '\n'
-                     : r < 60        ? 'a' + (char)(r % 26)
-                                     : alphabet[r % (sizeof alphabet - 1)];
-        }
-        index_buffer(&ix, buf, len);
-        const char *p = buf, *end = buf + len;
-        size_t k = 0;
-        while (p < end) {
-            const char *nl = memchr(p, '\n', (size_t)(end - p));
-            size_t line_len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-            struct slice f[ENGINE_FIELDS];
-            size_t nf = split_fields(p, line_len, f, ENGINE_FIELDS);
-            ck_assert_uint_lt(k, ix.nlines);
-            const struct line_index *li = &ix.lines[k++];
-            ck_assert_uint_eq(li->len, line_len);
-            ck_assert_int_eq(li->is_long, line_len >= SHORT_LINE);
-            if (!li->is_long) {
-                ck_assert_uint_eq(li->nf, nf);
-                for (size_t i = 0; i < nf; i++) {
-                    ck_assert_ptr_eq(p + li->start[i], f[i].p);
-                    ck_assert_uint_eq(li->size[i], f[i].n);
-                }
-                size_t at = nf > 0 && f[0].n == 1 && f[0].p[0] == '@' ? 3 : 1;
-                uint64_t h = at < nf ? hash_bytes(f[at].p, f[at].n)
-                                     : hash_bytes("", 0);
-                ck_assert(li->addr_hash == h);
-            }
-            p += line_len + 1;
-        }
-        ck_assert_uint_eq(k, ix.nlines);
-    }
-    indexer_destroy(&ix);
 }
 END_TEST
 
@@ -198,7 +147,6 @@ Suite *make_suite(void)
     tcase_add_test(tc, split_basic);
     tcase_add_test(tc, split_is_perl_whitespace);
     tcase_add_test(tc, split_line_matches_split_fields);
-    tcase_add_test(tc, index_buffer_matches_split_fields);
     tcase_add_test(tc, perl_hex_values);
     tcase_add_test(tc, strtou64_matches_strtoul);
     tcase_add_test(tc, strict_numbers);

@@ -32,7 +32,7 @@ static int hold_loader_lock(struct dl_phdr_info *info, size_t size, void *arg)
     pthread_mutex_lock(&lock);
     inside = 1;
     pthread_cond_broadcast(&cond);
-    while (!forked)
+    while (!forked && !atomic_load(&stop))
         pthread_cond_wait(&cond, &lock);
     forked = 0;
     pthread_mutex_unlock(&lock);
@@ -102,15 +102,10 @@ int main(int argc, char **argv)
     pthread_create(&th, NULL, held ? holder : loader, NULL);
     for (int i = 0; i < n; i++)
         ok += fork_once(held);
+    pthread_mutex_lock(&lock); /* wakes a holder waiting for a fork */
     atomic_store(&stop, 1);
-    if (held) { /* let the holder see STOP */
-        pthread_mutex_lock(&lock);
-        while (!inside)
-            pthread_cond_wait(&cond, &lock);
-        forked = 1;
-        pthread_cond_broadcast(&cond);
-        pthread_mutex_unlock(&lock);
-    }
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
     pthread_join(th, NULL);
     say("forks %d ok %d\n", n, ok);
     return ok == n ? 0 : 1;

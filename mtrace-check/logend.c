@@ -1,0 +1,153 @@
+/* logend.c - the "#e" record and the completeness verdict (see logend.h).
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#define _GNU_SOURCE /* sigabbrev_np */
+#include "logend.h"
+#include "diag.h"
+#include "fields.h"
+#include "json.h"
+#include "mtrace-format.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* The key of "#e signal sig=N" (include/mtrace-format.h names the record
+ * and its reasons; this key only in a comment). */
+#define END_KEY_SIG "sig"
+
+/* Enough fields for REASON and a few keys; later ones are ignored. */
+enum { END_FIELDS = 16 };
+
+static const struct {
+    const char *word;
+    enum end_reason reason;
+} reasons[] = {
+    { MTF_END_EXIT, END_EXIT },
+    { MTF_END_MUNTRACE, END_MUNTRACE },
+    { MTF_END_EXEC, END_EXEC },
+    { MTF_END_SIGNAL, END_SIGNAL },
+};
+
+/* "sig=N" */
+static int signal_key(struct slice f, int *sig)
+{
+    size_t k = strlen(END_KEY_SIG);
+    uint64_t v;
+    if (f.n <= k + 1 || memcmp(f.p, END_KEY_SIG, k) != 0 || f.p[k] != '=')
+        return 0;
+    if (parse_dec_u64((struct slice){ f.p + k + 1, f.n - k - 1 }, &v) ||
+        v == 0 || v > 1024)
+        return 0;
+    *sig = (int)v;
+    return 1;
+}
+
+int logend_record(struct log_end *end, const char *line, size_t len,
+                  uint64_t nr, int terminated)
+{
+    struct slice f[END_FIELDS];
+    size_t nf = split_fields(line, len, f, END_FIELDS);
+
+    if (nf < 2)
+        return -1;
+    if (!terminated)
+        return 0; /* "#e sig" of "#e signal sig=11" must not count */
+    end->seen = 1;
+    end->line = nr;
+    end->sig = 0;
+    end->reason = END_OTHER;
+    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+        if (slice_eq(f[1], reasons[i].word))
+            end->reason = reasons[i].reason;
+    size_t n = f[1].n < sizeof end->word - 1 ? f[1].n : sizeof end->word - 1;
+    memcpy(end->word, f[1].p, n);
+    end->word[n] = '\0';
+    for (size_t i = 2; i < nf; i++)
+        if (end->reason == END_SIGNAL && signal_key(f[i], &end->sig))
+            break;
+    return 0;
+}
+
+int logend_leaks_count(const struct log_end *end)
+{
+    return !(end->seen && end->reason == END_EXEC);
+}
+
+/* "signal 11 (SIGSEGV)", or "a signal" when the record did not say. */
+static void name_signal(FILE *out, int sig)
+{
+    const char *abbrev = sig > 0 ? sigabbrev_np(sig) : NULL;
+    if (sig <= 0)
+        fputs("a signal", out);
+    else if (abbrev)
+        fprintf(out, "signal %d (SIG%s)", sig, abbrev);
+    else
+        fprintf(out, "signal %d", sig);
+}
+
+void logend_text(FILE *out, const struct log_end *end, uint64_t held_blocks,
+                 uint64_t held_bytes)
+{
+    if (!end->seen) {
+        fputs("\nThe log ends early: it has no end record (\"#e\"), so the "
+              "program was killed,\ncrashed or ran out of disk space while "
+              "it was traced.  Blocks still live at\nthat point are listed, "
+              "they are not proven leaks.\n",
+              out);
+        return;
+    }
+    switch (end->reason) {
+    case END_EXEC:
+        fprintf(out,
+                "\nThe program replaced itself by exec (line %" PRIu64
+                "): the %" PRIu64 " blocks (%" PRIu64
+                " bytes)\nit still held went with its image, they are not "
+                "leaks.\n",
+                end->line, held_blocks, held_bytes);
+        break;
+    case END_SIGNAL:
+        fputs("\nThe program was killed by ", out);
+        name_signal(out, end->sig);
+        fprintf(out,
+                " (line %" PRIu64
+                "): blocks still live at that\npoint are listed, they are "
+                "not proven leaks.\n",
+                end->line);
+        break;
+    case END_EXIT:
+    case END_MUNTRACE:
+    case END_OTHER:
+        break;
+    }
+}
+
+void logend_json(FILE *out, const struct log_end *end, int extended,
+                 uint64_t held_blocks, uint64_t held_bytes)
+{
+    if (!extended) {
+        fputs(",\n\"complete\":null,\"end\":null", out);
+        return;
+    }
+    fprintf(out, ",\n\"complete\":%s,\"end\":", end->seen ? "true" : "false");
+    if (!end->seen) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"reason\":", out);
+    json_cstring(out, end->word);
+    fprintf(out, ",\"line\":%" PRIu64, end->line);
+    if (end->reason == END_SIGNAL)
+        fprintf(out, ",\"signal\":%d", end->sig);
+    if (end->reason == END_EXEC)
+        fprintf(out, ",\"held_blocks\":%" PRIu64 ",\"held_bytes\":%" PRIu64,
+                held_blocks, held_bytes);
+    putc('}', out);
+}
+
+void logend_warn(const char *name, const struct log_end *end, int extended)
+{
+    if (extended && !end->seen)
+        diag(name, 0,
+             "the log ends early (no \"#e\" end record): blocks still live "
+             "there are not proven leaks");
+}

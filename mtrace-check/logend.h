@@ -1,0 +1,50 @@
+/* logend.h - is the log complete?  libmtrace ends every log it finishes
+ * with "#e REASON [key=value ...]" (doc/format.md): exit, muntrace, exec,
+ * or signal with sig=N.  An extended log (one with "#v") without a whole
+ * "#e" line was cut short: the program was killed, crashed, or the disk
+ * filled up, and the blocks still live at the cut are not proven leaks.
+ * A log whose image ended in exec leaked nothing: its heap went with it.
+ * Classic logs (no "#v") are never judged.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_LOGEND_H
+#define MTC_LOGEND_H
+
+#include "util.h"
+
+#include <stdio.h>
+
+enum end_reason { END_EXIT, END_MUNTRACE, END_EXEC, END_SIGNAL, END_OTHER };
+
+struct log_end {
+    int seen; /* a whole "#e" line was read (the last one counts) */
+    enum end_reason reason;
+    char word[32]; /* REASON as written, cut to fit */
+    int sig;       /* sig=N of "signal", 0 when absent */
+    uint64_t line; /* where the record is */
+};
+
+/* A line whose first field is "#e": LINE/LEN is the whole line, NR its
+ * line number; TERMINATED is 0 for a last line without a newline (a log
+ * cut inside the record: it does not count).  Returns 0, or -1 for a
+ * malformed record (no REASON). */
+int logend_record(struct log_end *end, const char *line, size_t len,
+                  uint64_t nr, int terminated);
+
+/* Should the blocks still live be reported as leaks?  Not after exec. */
+int logend_leaks_count(const struct log_end *end);
+
+/* The sentence the text report ends with for an extended log (nothing
+ * for a log that ended by exit or muntrace).  HELD_*: the blocks still
+ * live at the end. */
+void logend_text(FILE *out, const struct log_end *end, uint64_t held_blocks,
+                 uint64_t held_bytes);
+
+/* The JSON members ,"complete":...,"end":... (null for a classic log). */
+void logend_json(FILE *out, const struct log_end *end, int extended,
+                 uint64_t held_blocks, uint64_t held_bytes);
+
+/* One line on standard error for a log cut short (NAME: the log). */
+void logend_warn(const char *name, const struct log_end *end, int extended);
+
+#endif
