@@ -18,6 +18,8 @@ void report_begin(struct report *r, FILE *out, int json, const char *log,
     r->out = out;
     r->json = json;
     r->nwarnings = r->nleaks = 0;
+    r->sample_rate = 0;
+    r->verdicts = 0;
     if (!json)
         return;
     fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", out);
