@@ -33,6 +33,24 @@
 #define MTF_REC_STACK "#s" /* #s SID FRAME...   FRAME = MID:0xOFF | -:0xADDR */
 #define MTF_REC_COMMENT "# " /* free text, ignored by readers            */
 
+/* Reachability verdicts (doc/format.md, "Reachability verdicts"), written
+ * at each report point by the in-process scan:
+ *   #C scan key=value...          a scan: every block live at this point
+ *                                 is still reachable unless a "#c" follows
+ *   #C suppression leak:PATTERN   a suppression the process was given
+ *   #c 0xPTR CLASS [INDIRECT]     the block at PTR is not still reachable:
+ *                                 CLASS is one letter below; a definitely
+ *                                 lost block may add the decimal bytes lost
+ *                                 through it (its indirectly lost blocks). */
+#define MTF_REC_SCAN "#C"
+#define MTF_REC_VERDICT "#c"
+#define MTF_SCAN_KEYWORD "scan"
+#define MTF_SUPPRESSION_KEYWORD "suppression"
+#define MTF_VERDICT_REACHABLE 'r'
+#define MTF_VERDICT_POSSIBLE 'p'
+#define MTF_VERDICT_INDIRECT 'i'
+#define MTF_VERDICT_DEFINITE 'd'
+
 /* The end of a log (libmtrace writes it when it finishes a log; the
  * checker reads its absence as a log cut short): "#e REASON[ KEY=VALUE]".
  * The last "#e" of a log decides (an exec that failed goes on logging). */

@@ -4,10 +4,12 @@
 #include "export.h"
 #include "guard.h"
 #include "report.h"
+#include "scan.h"
 #include "tracer.h"
 
 MT_EXPORT int libmtrace_report(const char *label)
 {
+    SCAN_ENTRY();
     GUARD_SCOPE(entered);
     if (!entered || !tracer_active())
         return -1;

@@ -1,6 +1,7 @@
 /* arena.c - bump allocator over mmap'd chunks (see arena.h).
  * GPL-3.0-or-later. */
 #include "arena.h"
+#include "ownmaps.h"
 #include "spin.h"
 #include <string.h>
 #include <sys/mman.h>
@@ -15,13 +16,18 @@ void *pages_map(size_t size)
 {
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
+    if (p == MAP_FAILED)
+        return NULL;
+    ownmaps_add(p, size); /* never a root of the reachability scan */
+    return p;
 }
 
 void pages_unmap(void *p, size_t size)
 {
-    if (p)
+    if (p) {
         munmap(p, size);
+        ownmaps_remove(p, size); /* after: see ownmaps.h */
+    }
 }
 
 void *arena_alloc(size_t size)
@@ -57,9 +63,11 @@ char *arena_strdup(const char *s)
 void arena_lock_for_fork(void)
 {
     spin_lock(&arena_guard);
+    ownmaps_lock();
 }
 
 void arena_unlock_after_fork(void)
 {
+    ownmaps_unlock();
     spin_unlock(&arena_guard);
 }

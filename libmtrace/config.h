@@ -42,6 +42,14 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
     X(signal, SIGNAL, 0, 0, 0, NULL, "SIG",                                    \
       "write a report on signal SIG (USR2, SIGUSR2 or a number), even "        \
       "while the program is idle")                                             \
+    X(reach, NUMBER, 1, 0, 1, NULL, "0|1",                                     \
+      "the reachability scan at each report point and at exit: every "         \
+      "block classified as definitely, indirectly or possibly lost or "        \
+      "still reachable (the other threads are stopped by SIGURG meanwhile); "  \
+      "0: no scan, no verdicts")                                               \
+    X(suppressions, TEXT, "", 0, 0, NULL, "FILE",                              \
+      "leak suppressions in LeakSanitizer's syntax (leak:PATTERN lines), "     \
+      "applied to reports and carried in the log for mtrace-check")            \
     X(report, TEXT, "", 0, 0, NULL, "PATTERN",                                 \
       "where reports go: %p pid, %n sequence, %e program name; or stderr")     \
     X(sample, SIZE, 0, 1, 1L << 40, NULL, "BYTES",                             \

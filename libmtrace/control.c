@@ -8,11 +8,14 @@
 #include "export.h"
 #include "forkgate.h"
 #include "guard.h"
+#include "heapwalk.h"
 #include "real.h"
 #include "report.h"
 #include "sampler.h"
+#include "scan.h"
 #include "sigtramp.h"
 #include "spin.h"
+#include "suppress.h"
 #include "tracelog.h"
 #include "tracer.h"
 #include "unwind.h"
@@ -84,10 +87,13 @@ static void read_trace_path(void)
 static void release_and_flush_at_exit(void *unused)
 {
     (void)unused;
+    SCAN_ENTRY();
     {
         GUARD_SCOPE(entered);
         if (entered && tracer_active() && mt_config.mtraceinit)
             report_write("exit", NULL); /* before freeres: the program's */
+        else if (entered && tracer_active() && tracelog_logging())
+            report_verdicts("exit"); /* the log still gets its verdicts */
     }
     if (tracer_active()) {
         if (_ZN9__gnu_cxx9__freeresEv)
@@ -135,6 +141,10 @@ static void start_collection(void)
         at_quick_exit(flush_at_quick_exit);
         report_start_clock();
         sampler_configure((size_t)mt_config.sample, (uint64_t)mt_config.seed);
+        suppress_load(mt_config.suppressions);
+        scan_init();
+        if (mt_config.reach && !mt_sample_rate)
+            heapwalk_snapshot(); /* the blocks live before we collect */
         tracer_start();
         report_watch_signal(mt_config.signal);
         sigtramp_watch_fatal();
@@ -146,6 +156,7 @@ static void start_collection(void)
  * never restarts or truncates the log). */
 MT_EXPORT void mtrace(void)
 {
+    SCAN_ENTRY();
     if (!tracer_started()) {
         start_collection();
         return;
@@ -158,6 +169,7 @@ MT_EXPORT void mtrace(void)
 /* A final report, "= End", and collection stops. */
 MT_EXPORT void muntrace(void)
 {
+    SCAN_ENTRY();
     GUARD_SCOPE(entered);
     if (entered && tracer_active())
         report_write("muntrace", NULL);

@@ -9,7 +9,8 @@
  *   (threadlog.c) < the shared log (tracelog.c) < the compressed log's
  *   queue (zstdlog.c) < the stack table's map
  *   < the frame table's map < the module map < the live table's shards
- *   < its side list < the arena < the thread records' free list.
+ *   < its side list < the arena < the thread records' free list
+ *   < the registry of libmtrace's own mappings (ownmaps.c).
  * The loader's own lock (dl_iterate_phdr, dladdr, dlopen) ranks above the
  * log and below the module map: loader calls are made with no lock of
  * rank log or below held (tracer.c, frametab.c), and the module map's
@@ -31,6 +32,7 @@ enum lock_rank {
     LOCK_RANK_SIDE,
     LOCK_RANK_ARENA,
     LOCK_RANK_THREADS,
+    LOCK_RANK_OWNMAPS,
 };
 
 #ifdef MT_DEBUG

@@ -155,3 +155,18 @@ const char *elfsyms_lookup(struct module *mod, uintptr_t off,
     __libc_free(d); /* cplus_demangle malloc()ed it, guarded: glibc's */
     return copy;
 }
+
+int elfsyms_address_of(struct module *mod, const char *name, uintptr_t *off)
+{
+    if (mod == NULL || mod->id < 0 || mod->id >= MAX_MODULES)
+        return 0;
+    struct module_syms *t = &tables[mod->id];
+    if (!t->loaded)
+        load(t, mod);
+    for (size_t i = 0; i < t->count; i++)
+        if (strcmp(t->syms[i].name, name) == 0) {
+            *off = t->syms[i].start;
+            return 1;
+        }
+    return 0;
+}

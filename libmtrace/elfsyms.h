@@ -13,4 +13,8 @@
 const char *elfsyms_lookup(struct module *mod, uintptr_t off,
                            uintptr_t *sym_off);
 
+/* The module offset of function NAME (mangled, as in .symtab) of MOD;
+ * 0 when it has none. */
+int elfsyms_address_of(struct module *mod, const char *name, uintptr_t *off);
+
 #endif

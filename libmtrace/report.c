@@ -13,9 +13,11 @@
 #include "elfsyms.h"
 #include "fmt.h"
 #include "guard.h"
+#include "leakreport.h"
 #include "logfile.h"
 #include "modmap.h"
 #include "sampler.h"
+#include "scan.h"
 #include "stacktab.h"
 #include "tracelog.h"
 #include "tracer.h"
@@ -479,6 +481,13 @@ int report_write(const char *trigger, const char *label)
     double uptime = seconds_between(&clock_zero, &now);
     previous_report = now;
 
+    /* The verdicts first: the scan freezes the live table, and the stack
+     * counters below then match what it saw. */
+    struct scan_result scan;
+    struct leak_report lr;
+    scan_run(&scan, trigger);
+    leakreport_build(&lr, &scan);
+
     struct gather g = { 0 };
     g.cap = stacktab_count() + 64;
     g.rows = pages_map(g.cap * sizeof *g.rows);
@@ -493,12 +502,16 @@ int report_write(const char *trigger, const char *label)
         writer_init(&w, fd, report_buffer, sizeof report_buffer);
         put_header(&w, trigger, label, uptime, interval);
         put_totals(&w, &g);
+        leakreport_header(&w, &lr);
+        leakreport_body(&w, &lr, put_frame);
         put_body(&w, &g, interval);
         result = writer_flush(&w) ? -1 : 0;
         if (owned)
             close(fd);
     }
     pages_unmap(g.rows, g.cap * sizeof *g.rows);
+    leakreport_free(&lr);
+    scan_release(&scan);
     mutex_unlock(&report_lock, LOCK_RANK_REPORT);
     /* The log on disk then holds every event the report counted, so it can
      * be checked while the program runs on. */
@@ -506,9 +519,19 @@ int report_write(const char *trigger, const char *label)
     return result;
 }
 
+int report_verdicts(const char *trigger)
+{
+    struct scan_result scan;
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
+    int result = scan_run(&scan, trigger);
+    scan_release(&scan);
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
+    return result;
+}
+
 /* ---- the signal trigger --------------------------------------------------- */
 
-static sem_t report_wanted;
+static sem_t report_wanted, reporter_ready;
 static int watched_signal;
 
 static void on_report_signal(int sig)
@@ -523,6 +546,8 @@ static void *reporter_thread(void *arg)
 {
     (void)arg;
     guard_enter(); /* this thread's own allocations are never traced */
+    scan_own_thread_started(); /* nor is its stack a root */
+    sem_post(&reporter_ready);
     for (;;) {
         while (sem_wait(&report_wanted) != 0 && errno == EINTR)
             ;
@@ -538,6 +563,7 @@ void report_watch_signal(int sig)
         return;
     watched_signal = sig;
     sem_init(&report_wanted, 0, 0);
+    sem_init(&reporter_ready, 0, 0);
     /* The thread blocks every signal so the program's are never delivered
      * to it. */
     sigset_t all, old;
@@ -552,6 +578,9 @@ void report_watch_signal(int sig)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (failed)
         return;
+    /* Known as ours before any scan can stop it (it blocks every signal). */
+    while (sem_wait(&reporter_ready) != 0 && errno == EINTR)
+        ;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_report_signal;

@@ -11,6 +11,9 @@ void report_start_clock(void);
  * Returns 0, or -1 when the destination could not be written.
  * Called with the recursion guard set and no tracer lock held. */
 int report_write(const char *trigger, const char *label);
+/* The reachability scan alone, its verdicts into the log (exit without
+ * mtraceinit): same conditions as report_write.  Returns 0 when it ran. */
+int report_verdicts(const char *trigger);
 /* Reports on signal SIG: the handler only posts a semaphore; a thread of
  * ours writes the report, so it comes even while the program is idle. */
 void report_watch_signal(int sig);

@@ -181,3 +181,47 @@ void threadlog_reset_after_fork(void)
         r->log.len = 0;
     }
 }
+
+/* The records locked by threadlog_lock_all: those made later are not. */
+static struct thread_record *locked_head;
+
+/* Every buffer at once: one rank for them all (debug.h). */
+void threadlog_lock_all(void)
+{
+    LOCK_RANK_TAKE(LOCK_RANK_BUFFER);
+    locked_head = thread_records();
+    for (struct thread_record *r = locked_head; r; r = r->next_all)
+        spin_lock_unranked(&r->log.lock);
+}
+
+static void drain(struct threadlog *l, void (*put)(const char *, size_t))
+{
+    if (l->len == 0)
+        return;
+    put(l->buf, l->len);
+    l->len = 0;
+    atomic_store_explicit(
+        &l->gen, atomic_load_explicit(&l->gen, memory_order_relaxed) + 1,
+        memory_order_release);
+}
+
+void threadlog_drain_locked(void (*put)(const char *lines, size_t n))
+{
+    for (struct thread_record *r = thread_records(); r != locked_head;
+         r = r->next_all)
+        if (!atomic_exchange_explicit(&r->log.lock.held, 1,
+                                      memory_order_acquire)) {
+            drain(&r->log, put);
+            spin_unlock_unranked(&r->log.lock);
+        }
+    for (struct thread_record *r = locked_head; r; r = r->next_all)
+        drain(&r->log, put);
+}
+
+void threadlog_unlock_all(void)
+{
+    for (struct thread_record *r = locked_head; r; r = r->next_all)
+        spin_unlock_unranked(&r->log.lock);
+    locked_head = NULL;
+    LOCK_RANK_DROP(LOCK_RANK_BUFFER);
+}

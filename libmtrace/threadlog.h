@@ -95,4 +95,14 @@ void threadlog_set_direct(void);
 /* In a fork child: the lines belong to the parent's log; locks reset. */
 void threadlog_reset_after_fork(void);
 
+/* For the reachability scan (scan.c), which must put its records into the
+ * log after every line written before the world stopped and before any
+ * written after: lock every buffer; then, the world stopped and the sink's
+ * lock held, hand every buffer's lines to PUT; then unlock.  A buffer made
+ * after the lock is drained if its lock is free (its thread can have no
+ * lines yet: see scan.c). */
+void threadlog_lock_all(void);
+void threadlog_drain_locked(void (*put)(const char *lines, size_t n));
+void threadlog_unlock_all(void);
+
 #endif

@@ -639,3 +639,41 @@ void tracelog_fork_child(void)
     writer_close(&log_state.w);
     atomic_store(&log_state.mode, LOG_PENDING);
 }
+
+/* ---- the reachability scan's records (scan.c) -------------------------- */
+
+void tracelog_scan_lock(void)
+{
+    threadlog_lock_all(); /* a buffer's lock, then the log's */
+    lock_log();
+}
+
+static void put_lines(const char *lines, size_t n)
+{
+    if (log_ready())
+        writer_put(&log_state.w, lines, n);
+}
+
+void tracelog_scan_flush(void)
+{
+    threadlog_drain_locked(put_lines);
+}
+
+int tracelog_scan_records(void)
+{
+    MT_ASSERT_HELD(LOCK_RANK_LOG);
+    return mode() == LOG_OPEN && !mt_config.classic;
+}
+
+void tracelog_scan_put(const char *line, size_t n)
+{
+    if (tracelog_scan_records())
+        writer_put(&log_state.w, line, n);
+}
+
+void tracelog_scan_unlock(void)
+{
+    stop_on_write_failure();
+    unlock_log();
+    threadlog_unlock_all();
+}

@@ -58,6 +58,19 @@ void tracelog_exit(void);
  * thread may hold one); INSIDE says it was inside the tracer. */
 void tracelog_end_by_signal(int sig, int inside);
 
+/* The reachability scan's records (scan.c, doc/format.md): they must
+ * follow every line written before the world stopped and precede every
+ * line written after.  tracelog_scan_lock takes every thread buffer's
+ * lock, then the log's; with the world stopped, tracelog_scan_flush moves
+ * every buffered line into the log (opening a fork child's log if it
+ * has lines), and tracelog_scan_put appends a record line after them (a
+ * no-op without an open extended log).  tracelog_scan_unlock lets go. */
+void tracelog_scan_lock(void);
+void tracelog_scan_flush(void);
+int tracelog_scan_records(void);
+void tracelog_scan_put(const char *line, size_t n);
+void tracelog_scan_unlock(void);
+
 /* fork(): prepare takes the log lock and writes the parent's buffer out
  * (the parent may leave by libc's internal _exit: daemon()); parent
  * releases it; the child forgets the parent's log and opens one of its

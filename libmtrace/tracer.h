@@ -40,4 +40,5 @@ int tracer_started(void);
 /* Highest live byte count seen, after counting LIVE_NOW (exact now). */
 long tracer_peak_bytes(long live_now);
 
+
 #endif

@@ -3,6 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "engine.h"
+#include "classreport.h"
 #include "diag.h"
 #include "feeder.h"
 #include "fields.h"
@@ -18,6 +19,7 @@ void engine_init(struct engine *e, struct report *rep, const char *binary)
     pool_init(&e->wheres);
     locator_init(&e->loc, binary);
     ext_init(&e->ext);
+    verdicts_init(&e->verdicts);
     e->rep = rep;
 }
 
@@ -27,6 +29,7 @@ void engine_destroy(struct engine *e)
     pool_destroy(&e->wheres);
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
+    verdicts_destroy(&e->verdicts);
 }
 
 void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
@@ -134,6 +137,10 @@ void engine_record(struct engine *e, const char *line, size_t len,
     if (slice_eq(f[0], MTF_REC_END)) {
         if (logend_record(&e->end, line, len, e->nr, !e->line_unterminated))
             e->ext.bad_records++;
+        return;
+    }
+    if (verdicts_is_record(f[0])) {
+        verdicts_record(&e->verdicts, line, len, e->nr);
         return;
     }
     ext_record(&e->ext, line, len, f, nf);
@@ -299,17 +306,21 @@ static void group_leaks(struct engine *e, struct group_build *g,
 /* The Perl script's table: blocks in address-text order, each with the
  * caller location() gives (evaluated in this order, like the script). */
 static uint64_t report_leak_table(struct engine *e, struct group_build *g,
-                                  struct block **blocks, size_t n)
+                                  struct block **blocks, size_t n,
+                                  const struct class_view *cv)
 {
     uint64_t bytes = 0;
 
     report_leaks_begin(e->rep);
     for (size_t i = 0; i < n; i++) {
         const struct block *b = blocks[i];
-        struct leak l = {
-            block_key(b), perl_hex(block_key(b)),          b->size,
-            b->line,      locate(&e->loc, where_of(e, b)), NULL
-        };
+        struct leak l = { cv ? class_name(classview_class(cv, i)) : NULL,
+                          block_key(b), perl_hex(block_key(b)), b->size,
+                          b->line,
+                          /* Perl's location() only for the table it prints */
+                          cv && !e->rep->json ? (struct slice){ "", 0 }
+                                              : locate(&e->loc, where_of(e, b)),
+                          NULL };
         if (b->stack >= 0) {
             void **slot = u64map_get(&g->by_stack, (uint64_t)(b->stack + 1));
             l.frames = g->groups[(uintptr_t)*slot - 1].frames;
@@ -343,15 +354,32 @@ int engine_finish(struct engine *e)
     qsort(blocks, listed, sizeof *blocks, by_key);
     group_leaks(e, &g, blocks, listed);
     e->rep->sample_rate = e->ext.sample_rate;
-    t.leaked_bytes = report_leak_table(e, &g, blocks, listed);
+    /* A log with reachability verdicts is reported by class. */
+    struct class_view *cv = NULL;
+    if (e->verdicts.scans && judged && e->copts && listed) {
+        for (size_t i = 0; i < e->verdicts.nsuppressions; i++)
+            supp_add(e->copts->supp, e->verdicts.suppressions[i]);
+        cv = classview_build(e, blocks, listed, e->copts);
+        e->rep->verdicts = 1;
+    }
+    t.leaked_bytes = report_leak_table(e, &g, blocks, listed, cv);
     /* Groups carry pointers to their views, so sorting them is safe. */
     qsort(g.groups, g.n, sizeof *g.groups, by_weight);
     report_groups(e->rep, g.groups, g.n);
+    int failing = listed > 0;
+    if (cv) {
+        if (e->rep->json)
+            classview_json(cv, e->rep->out);
+        else
+            classview_text(cv, e->rep->out);
+        t.classes = classview_sums(cv);
+        failing = classview_fails(cv);
+    }
 
     t.lines = e->nr;
     t.warnings = e->warnings;
     t.leaked_blocks = listed;
-    t.bad_records = e->ext.bad_records;
+    t.bad_records = e->ext.bad_records + e->verdicts.bad_records;
     t.dangling_refs = e->ext.dangling_refs;
     t.extended = e->ext.extended;
     t.end = &e->end;
@@ -360,7 +388,8 @@ int engine_finish(struct engine *e)
     if (judged && !e->rep->json)
         logend_text(e->rep->out, &e->end, t.held_blocks, t.held_bytes);
     report_end(e->rep, &t);
+    classview_free(cv);
     free_views(&g, listed + 1);
     free(blocks);
-    return listed > 0;
+    return failing;
 }

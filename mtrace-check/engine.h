@@ -15,6 +15,9 @@
 #include "strpool.h"
 #include "table.h"
 #include "timeline.h"
+#include "verdict.h"
+
+struct class_options;
 
 struct engine {
     uint64_t nr; /* lines seen, as Perl's $nr */
@@ -28,6 +31,8 @@ struct engine {
     int line_unterminated; /* the line being read has no newline */
     struct timeline *tl;   /* fed when set (timeline.h: --html, --folded) */
     uint64_t bytes;        /* of the log replayed, read by progress.h */
+    struct verdicts verdicts;          /* "#C" and "#c" records        */
+    const struct class_options *copts; /* how to report them (main.c)  */
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);
@@ -87,7 +92,9 @@ void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
                  struct slice where);
 /* A line too long to read (feeder.h): it counts, and NAME:LINE is told. */
 void engine_long_line(struct engine *e, const char *name);
-/* Report the leaks; returns 1 if any block is still allocated, else 0. */
+/* Report the leaks; returns 1 if any block is still allocated, else 0.
+ * For a log with reachability verdicts: 1 if a leak of a class in
+ * COPTS->fail_on was found (classreport.h). */
 int engine_finish(struct engine *e);
 void engine_destroy(struct engine *e);
 

@@ -5,6 +5,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "diag.h"
+#include "classreport.h"
 #include "engine.h"
 #include "json.h"
 #include "memlog.h"
@@ -97,6 +98,13 @@ static int check_log(const char *log, struct options *opt, const char *binary,
     report_begin(&rep, outputs_report_stream(&out, opt), opt->json, log,
                  binary);
     engine_init(&e, &rep, binary);
+    /* Suppressions: the files', and then the log's own ("#C" records). */
+    struct suppressions supp;
+    supp_init(&supp);
+    for (int i = 0; i < opt->nsupp; i++)
+        supp_load(&supp, opt->supp[i]); /* read once already: main() */
+    struct class_options copts = { opt->show_reachable, opt->fail_on, &supp };
+    e.copts = &copts;
     outputs_begin(&out, &e, src.format == SRC_PLAIN ? src.fd : -1);
     /* The pictures' timeline follows every event in order: plain replay. */
     int threads = e.tl ? 0 : replay_threads();
@@ -119,6 +127,7 @@ static int check_log(const char *log, struct options *opt, const char *binary,
             status = EXIT_TROUBLE;
     }
     engine_destroy(&e);
+    supp_destroy(&supp);
     src_close(&src);
     return status;
 }
@@ -167,6 +176,17 @@ int main(int argc, char **argv)
     if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
         diag_usage("--html and --folded take one log");
         return EXIT_TROUBLE;
+    }
+    for (int i = 0; i < opt.nsupp; i++) {
+        struct suppressions probe;
+        supp_init(&probe);
+        int err = supp_load(&probe, opt.supp[i]);
+        supp_destroy(&probe);
+        if (err) {
+            diag(opt.supp[i], 0, "cannot read suppressions file: %s",
+                 strerror(err));
+            return EXIT_TROUBLE;
+        }
     }
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();

@@ -5,8 +5,10 @@
 #include "diag.h"
 #include "folded.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef MTC_VERSION
@@ -23,6 +25,8 @@ static void print_help(void)
         "The report is what glibc's mtrace(1) prints for the same arguments;\n"
         "for logs with call stacks it is followed by the leaks grouped by "
         "stack.\n"
+        "A log with libmtrace's reachability verdicts is reported by class\n"
+        "instead (definitely, indirectly, possibly lost, still reachable).\n"
         "LOG \"-\" reads standard input.  BINARY is the traced program, used "
         "to\n"
         "turn caller addresses into source lines.  With several operands the\n"
@@ -37,11 +41,20 @@ static void print_help(void)
         "                 in bytes: leaked (default), live at the peak, or\n"
         "                 allocated in all\n"
         "  -q, --quiet    no progress line on a terminal\n"
+        "      --show-reachable  list still reachable blocks too (logs with\n"
+        "                 reachability verdicts)\n"
+        "      --fail-on=CLASSES  exit with status 1 when leaks of these\n"
+        "                 classes are found: a comma-separated list of\n"
+        "                 definite, indirect, possible, reachable, unknown,\n"
+        "                 all, none (default: definite)\n"
+        "      --suppressions FILE  leak suppressions in LeakSanitizer's\n"
+        "                 syntax (leak:PATTERN lines); may be repeated\n"
         "      --help     print this help, then exit\n"
         "      --version  print version number, then exit\n"
         "\n"
         "Exit status: 0 no leaks, 1 leaks, 2 usage or input error (the worst\n"
-        "of all logs).\n",
+        "of all logs).  For a log with reachability verdicts, 1 means leaks\n"
+        "of a --fail-on class.\n",
         progname);
 }
 
@@ -61,6 +74,8 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
 
     memset(o, 0, sizeof *o);
     o->operands = xmalloc((size_t)argc * sizeof *o->operands);
+    o->fail_on = 1 << CLASS_DEFINITE;
+    o->supp = xcalloc((size_t)argc, sizeof *o->supp);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
@@ -89,6 +104,26 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             o->folded_view = (int)v;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = 1;
+        } else if (strcmp(a, "--show-reachable") == 0 ||
+                   strcmp(a, "--show-reachable=yes") == 0) {
+            o->show_reachable = 1;
+        } else if (strcmp(a, "--show-reachable=no") == 0) {
+            o->show_reachable = 0;
+        } else if (strncmp(a, "--fail-on=", 10) == 0) {
+            o->fail_on = class_mask_parse(a + 10);
+            if (o->fail_on < 0) {
+                fprintf(stderr, "%s: --fail-on: unknown class in '%s'\n",
+                        progname, a + 10);
+                return OPT_USAGE_ERROR;
+            }
+        } else if (strncmp(a, "--suppressions=", 15) == 0) {
+            o->supp[o->nsupp++] = a + 15;
+        } else if (strcmp(a, "--suppressions") == 0) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "%s: --suppressions needs a file\n", progname);
+                return OPT_USAGE_ERROR;
+            }
+            o->supp[o->nsupp++] = argv[++i];
         } else if (strcmp(a, "--help") == 0) {
             print_help();
             return OPT_EXIT_OK;

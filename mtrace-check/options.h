@@ -1,6 +1,8 @@
 /* options.h - command line of mtrace-check:
  *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
- *                [--help] [--version] [--] [BINARY] LOG...
+ *                [--show-reachable] [--fail-on=CLASSES]
+ *                [--suppressions FILE]... [--help] [--version] [--]
+ *                [BINARY] LOG...
  * LOG "-" is standard input.  Which operand is BINARY is decided by
  * operands.h, which looks at the files.
  *
@@ -16,6 +18,10 @@ struct options {
     int quiet;        /* --quiet: no progress line */
     char **operands;  /* BINARY and LOG operands, in order */
     int noperands;    /* at least 1 */
+    int show_reachable;
+    int fail_on;       /* classes (verdict.h) that make status 1 */
+    const char **supp; /* --suppressions files                  */
+    int nsupp;
     /* Set by main.c for the log being checked (outputs.c reads them). */
     const char *binary; /* NULL when not given */
     const char *log;

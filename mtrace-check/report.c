@@ -2,6 +2,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "report.h"
+#include "classreport.h"
 #include "json.h"
 
 #include <inttypes.h>
@@ -17,6 +18,8 @@ void report_begin(struct report *r, FILE *out, int json, const char *log,
     r->out = out;
     r->json = json;
     r->nwarnings = r->nleaks = 0;
+    r->sample_rate = 0;
+    r->verdicts = 0;
     if (!json)
         return;
     fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", out);
@@ -108,7 +111,7 @@ void report_leaks_begin(struct report *r)
         fputs("],\n\"leaks\":[", r->out);
 }
 
-static void json_frames(FILE *out, const struct view_frames *f)
+void report_json_frames(FILE *out, const struct view_frames *f)
 {
     putc('[', out);
     for (size_t i = 0; f && i < f->n; i++) {
@@ -148,9 +151,11 @@ void report_leak(struct report *r, const struct leak *l)
                 l->size, l->line);
         json_string(out, l->caller);
         fputs(",\"stack\":", out);
-        json_frames(out, l->frames);
+        report_json_frames(out, l->frames);
+        if (l->verdict)
+            fprintf(out, ",\"class\":\"%s\"", l->verdict);
         putc('}', out);
-    } else {
+    } else if (!r->verdicts) {
         if (r->nleaks == 0)
             fputs("\nMemory not freed:\n-----------------\n"
                   "           Address     Size     Caller\n",
@@ -174,11 +179,11 @@ void report_leaks_end(struct report *r)
                 "%d recorded blocks were not freed; the figures below are "
                 "estimates, not exact leaks.\n",
                 r->sample_rate, r->nleaks);
-    else if (r->nleaks == 0)
+    else if (r->nleaks == 0 && !r->verdicts)
         fputs("No memory leaks.\n", r->out);
 }
 
-static void text_frame(FILE *out, size_t k, const struct view_frame *v)
+void report_text_frame(FILE *out, size_t k, const struct view_frame *v)
 {
     fprintf(out, "    #%zu %s at %s:", k, v->function ? v->function : "??",
             v->file ? v->file : "??");
@@ -223,7 +228,7 @@ static void text_groups(FILE *out, const struct leak_group *g, size_t n,
         if (g[i].frames->n == 0)
             fputs("    (empty stack)\n", out);
         for (size_t k = 0; k < g[i].frames->n; k++)
-            text_frame(out, k, &g[i].frames->v[k]);
+            report_text_frame(out, k, &g[i].frames->v[k]);
     }
 }
 
@@ -238,7 +243,7 @@ static void json_groups(FILE *out, const struct leak_group *g, size_t n)
         else
             fputs("null", out);
         fputs(",\"frames\":", out);
-        json_frames(out, g[i].frames);
+        report_json_frames(out, g[i].frames);
         putc('}', out);
     }
 }
@@ -247,7 +252,7 @@ void report_groups(struct report *r, const struct leak_group *g, size_t n)
 {
     if (r->json)
         json_groups(r->out, g, n);
-    else
+    else if (!r->verdicts)
         text_groups(r->out, g, n, r->sample_rate);
 }
 
@@ -258,11 +263,13 @@ void report_end(struct report *r, const struct totals *t)
     fprintf(r->out,
             "],\n\"totals\":{\"lines\":%" PRIu64 ",\"warnings\":%" PRIu64
             ",\"leaked_bytes\":%" PRIu64 ",\"leaked_blocks\":%" PRIu64
-            ",\"bad_records\":%" PRIu64 ",\"dangling_refs\":%" PRIu64 "},\n"
-            "\"extended\":%s,\"sample_rate\":%" PRIu64,
+            ",\"bad_records\":%" PRIu64 ",\"dangling_refs\":%" PRIu64,
             t->lines, t->warnings, t->leaked_bytes, t->leaked_blocks,
-            t->bad_records, t->dangling_refs, t->extended ? "true" : "false",
-            r->sample_rate);
+            t->bad_records, t->dangling_refs);
+    if (t->classes)
+        class_sums_json(r->out, t->classes);
+    fprintf(r->out, "},\n\"extended\":%s,\"sample_rate\":%" PRIu64,
+            t->extended ? "true" : "false", r->sample_rate);
     logend_json(r->out, t->end, t->extended, t->held_blocks, t->held_bytes);
     fputs("}\n", r->out);
 }

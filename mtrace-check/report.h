@@ -34,6 +34,7 @@ struct warning {
 };
 
 struct leak {
+    const char *verdict; /* class name (a log with verdicts), else NULL */
     struct slice addr;
     uint64_t addr_value;
     uint64_t size;
@@ -52,7 +53,10 @@ struct leak_group {
     const struct view_frames *frames;
 };
 
+struct class_sums; /* classreport.h: JSON "classes" in the totals */
+
 struct totals {
+    const struct class_sums *classes; /* NULL: the log has no verdicts */
     uint64_t lines;
     uint64_t warnings;
     uint64_t leaked_bytes;
@@ -72,6 +76,9 @@ struct report {
     /* A sampled log (doc/format.md): its blocks are samples, not a list
      * of leaks; groups carry estimates.  0: not sampled. */
     uint64_t sample_rate;
+    /* The log carries reachability verdicts: the text report shows them
+     * (classreport.h) instead of the Perl checker's table and groups. */
+    int verdicts;
 };
 
 void report_begin(struct report *r, FILE *out, int json, const char *log,
@@ -82,5 +89,10 @@ void report_leak(struct report *r, const struct leak *l);
 void report_leaks_end(struct report *r); /* "No memory leaks." if none */
 void report_groups(struct report *r, const struct leak_group *g, size_t n);
 void report_end(struct report *r, const struct totals *t);
+
+/* One frame line of the text report ("    #K FUNC at FILE:LINE (...)"),
+ * and a frame list as a JSON array. */
+void report_text_frame(FILE *out, size_t k, const struct view_frame *v);
+void report_json_frames(FILE *out, const struct view_frames *f);
 
 #endif

@@ -52,6 +52,22 @@ $1 == "#e" {
 	next
 }
 $1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
+$1 == "#C" {
+	if ($2 == "suppression") {
+		if ($3 !~ /^leak:./ || NF != 3) bad("malformed #C suppression")
+		next
+	}
+	if ($2 != "scan") bad("unknown #C record")
+	for (i = 3; i <= NF; i++)
+		if ($i !~ /^[a-z]+=[0-9a-z]+$/) bad("bad #C field " $i)
+	next
+}
+$1 == "#c" {
+	if (!hex($2) || $3 !~ /^[pid]$/) bad("malformed #c")
+	if (NF == 4 && ($3 != "d" || !dec($4))) bad("#c: indirect bytes on a " $3)
+	if (NF > 4) bad("#c: extra fields")
+	next
+}
 $1 == "#" { next }
 {
 	i = 1

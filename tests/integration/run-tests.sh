@@ -28,6 +28,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-compat.sh"
 . "$HERE/tests-signals.sh"
 . "$HERE/tests-compress.sh"
+. "$HERE/tests-verdicts.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -56,6 +57,14 @@ ALL_TESTS=(
 	# tests-compress.sh
 	zstd-threads zstd-exit-paths zstd-signals zstd-fork zstd-daemon zstd-exec
 	zstd-exec-fails zstd-exec-self zstd-no-thread zstd-option zstd-classic
+	# tests-verdicts.sh
+	verdict-global verdict-main-stack verdict-classes verdict-stale-frame
+	verdict-threads verdict-specific verdict-dlopen-tls verdict-pool
+	verdict-realloc verdict-fork verdict-thread-exit verdict-late-start
+	verdict-cxx
+	verdict-signal-storm verdict-blocked-thread verdict-lsan-default
+	verdict-report verdict-reach-off
+	verdict-suppressions verdict-under-tracers
 )
 
 passed=0 failed=0 skipped=0

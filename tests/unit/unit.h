@@ -20,6 +20,8 @@ Suite *modmap_suite(void);
 Suite *ehframe_suite(void);
 Suite *cfa_suite(void);
 Suite *sampler_suite(void);
+Suite *mark_suite(void);
+Suite *suppress_suite(void);
 
 /* Deterministic pseudo-random numbers (xorshift64*): failures reproduce. */
 uint64_t ut_rand(uint64_t *state);

@@ -1,0 +1,54 @@
+/* classreport.h - the leaks of a log that carries reachability verdicts
+ * (verdict.h), reported by class as valgrind's memcheck does: loss
+ * records (blocks of one class and one allocation stack), definitely lost
+ * first, then indirectly and possibly lost, then blocks allocated after
+ * the last scan; still reachable memory as one line unless asked for; the
+ * suppressions that matched (LeakSanitizer's table); and memcheck's
+ * LEAK SUMMARY.  --json gets the same as data (doc/json.md).
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_CLASSREPORT_H
+#define MTC_CLASSREPORT_H
+
+#include "engine.h"
+#include "suppress.h"
+#include "verdict.h"
+
+#include <stdio.h>
+
+struct class_options {
+    int show_reachable;
+    int fail_on; /* mask of (1 << enum leak_class) */
+    struct suppressions *supp;
+};
+
+struct class_sum {
+    uint64_t bytes, blocks;
+};
+
+/* Sums by class; suppressed blocks count apart from their class. */
+struct class_sums {
+    struct class_sum sum[CLASS_COUNT], suppressed;
+};
+
+/* ",\"classes\":{...}" for the JSON totals. */
+void class_sums_json(FILE *out, const struct class_sums *s);
+
+struct class_view;
+
+/* Classes for BLOCKS[0..N) (the live blocks, in the order the leak table
+ * lists them) and their loss records. */
+struct class_view *classview_build(struct engine *e, struct block **blocks,
+                                   size_t n, const struct class_options *o);
+void classview_free(struct class_view *cv);
+/* The class of BLOCKS[I]. */
+enum leak_class classview_class(const struct class_view *cv, size_t i);
+/* The text report, or the JSON members "scan", "suppressions",
+ * "loss_records" (opened after the "groups" array). */
+void classview_text(const struct class_view *cv, FILE *out);
+void classview_json(const struct class_view *cv, FILE *out);
+const struct class_sums *classview_sums(const struct class_view *cv);
+/* Whether the leaks found make the run fail (--fail-on). */
+int classview_fails(const struct class_view *cv);
+
+#endif

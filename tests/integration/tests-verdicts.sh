@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests-verdicts.sh - the reachability scan (issue 13): real traced
+# programs (progs/verdicts.c, verdicts_cxx.cc) whose blocks each have a
+# size of their own; each test names the class every such block must get,
+# and every other block of the process (libc's, the loader's) must come out
+# still reachable.  The classes are read back with mtrace-check --json from
+# the log's "#C"/"#c" records.  Sourced by run-tests.sh.
+
+MTRACE_CHECK=${MTRACE_CHECK:-$HERE/../../mtrace-check/mtrace-check}
+
+# verdicts_of BINARY LOG: "SIZE CLASS" for every block live at the end.
+verdicts_of() {
+	"$MTRACE_CHECK" --json --fail-on=none "$1" "$2" |
+		awk '/^\{"address"/ {
+			match($0, /"size":[0-9]+/); s = substr($0, RSTART + 7, RLENGTH - 7)
+			c = "none"
+			if (match($0, /"class":"[a-z-]+"/)) c = substr($0, RSTART + 9, RLENGTH - 10)
+			print s, c }'
+}
+
+# expect_verdicts BINARY LOG "SIZE:CLASS ...": each named size is live
+# exactly once with that class; every other live block is still reachable.
+expect_verdicts() {
+	local bin=$1 log=$2 want=$3 got item size cls bad=""
+	[ -s "$log" ] || { fail "log $log missing or empty"; return 1; }
+	grep -q '^#C scan ' "$log" || { fail "$log: no scan record"; return 1; }
+	check_grammar "$log" || return 1
+	got=$(verdicts_of "$bin" "$log") || { fail "mtrace-check failed on $log"; return 1; }
+	for item in $want; do
+		size=${item%%:*} cls=${item#*:}
+		[ "$(awk -v s="$size" -v c="$cls" '$1 == s && $2 == c' <<<"$got" | wc -l)" -eq 1 ] ||
+			bad="$bad
+    block of $size bytes: want $cls, got [$(awk -v s="$size" '$1 == s { printf "%s ", $2 }' <<<"$got")]"
+	done
+	while read -r size cls; do
+		[ -n "$size" ] || continue
+		case " $want " in *" $size:"*) continue ;; esac
+		[ "$cls" = still-reachable ] || bad="$bad
+    unexpected: a block of $size bytes is $cls"
+	done <<<"$got"
+	[ -z "$bad" ] || { fail "$log: wrong verdicts:$bad"; return 1; }
+}
+
+vrun() {
+	local log=$1
+	shift
+	traced "$log" "$@" >out 2>err
+	local st=$?
+	[ $st -eq 0 ] || { fail "exit status $st: $(head -5 err)"; return 1; }
+}
+
+t_verdict_global() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" global || return 1
+	expect_verdicts "$BUILD/verdicts" log \
+		"1001:still-reachable 1002:still-reachable 1003:definitely-lost"
+}
+
+t_verdict_main_stack() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" main-stack || return 1
+	expect_verdicts "$BUILD/verdicts" log \
+		"1151:still-reachable 1152:definitely-lost"
+}
+
+# Interior pointers, a block pointing to itself, a leaked cycle (one
+# definitely lost, the rest indirectly), a leaked tree.
+t_verdict_classes() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" classes || return 1
+	expect_verdicts "$BUILD/verdicts" log \
+		"1011:possibly-lost 1021:definitely-lost 1031:definitely-lost
+		 1032:indirectly-lost 1033:indirectly-lost 1041:definitely-lost
+		 1042:indirectly-lost 1043:indirectly-lost 1044:indirectly-lost" || return 1
+	# The definitely lost block of the cycle carries its clique's bytes,
+	# and mtrace-check says so in valgrind's words.
+	grep -Eq "^#c 0x[0-9a-f]+ d $((1032 + 1033))$" log ||
+		{ fail "no #c record with the cycle's indirect bytes"; return 1; }
+	"$MTRACE_CHECK" "$BUILD/verdicts" log >report 2>&1
+	[ $? -eq 1 ] || { fail "mtrace-check: status $? with definite leaks"; return 1; }
+	grep -q "^3,096 (1,031 direct, 2,065 indirect) bytes in 1 blocks are definitely lost in loss record" report ||
+		{ fail "no valgrind-style loss record for the cycle"; cat report; return 1; }
+	grep -q "^   definitely lost: 3,093 bytes in 3 blocks$" report &&
+		grep -q "^   indirectly lost: 5,194 bytes in 5 blocks$" report &&
+		grep -q "^     possibly lost: 1,011 bytes in 1 blocks$" report ||
+		{ fail "LEAK SUMMARY is not valgrind's:"; sed -n '/LEAK SUMMARY/,$p' report; return 1; }
+}
+
+# A pointer left in a frame that returned (below the stack pointer) is no
+# root: the block is lost.
+t_verdict_stale_frame() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" stale || return 1
+	expect_verdicts "$BUILD/verdicts" log "1051:definitely-lost"
+}
+
+# A live thread's stack, a live thread's register (only), a live thread's
+# static TLS and main's, at muntrace() while the threads wait.
+t_verdict_threads() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" threads || return 1
+	expect_verdicts "$BUILD/verdicts" log \
+		"1061:still-reachable 1062:still-reachable 1071:still-reachable
+		 1072:still-reachable" || return 1
+	grep -q '^#C scan .* trigger=muntrace threads=4 stopped=3 unstopped=0 ' log ||
+		{ fail "the scan did not stop the three threads: $(grep '^#C scan' log)"; return 1; }
+}
+
+t_verdict_specific() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" specific || return 1
+	expect_verdicts "$BUILD/verdicts" log "1081:still-reachable 1082:still-reachable"
+}
+
+# A dlopen()ed module's dynamic TLS holds the only pointer; the loader's
+# own blocks (link map, scope, versions, the 1 MiB TLS block, the DTV,
+# dlerror state) must all be still reachable.
+t_verdict_dlopen_tls() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" dltls "$BUILD/verdict_plugin.so" || return 1
+	expect_verdicts "$BUILD/verdicts" log "1091:still-reachable"
+}
+
+t_verdict_pool() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" pool || return 1
+	expect_verdicts "$BUILD/verdicts" log "1101:still-reachable"
+}
+
+t_verdict_realloc() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" realloc || return 1
+	expect_verdicts "$BUILD/verdicts" log "300000:still-reachable 1112:definitely-lost"
+}
+
+# The child's own leak is the child's verdict; what it inherited is not
+# reported as its leak.
+t_verdict_fork() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" fork || return 1
+	local child
+	child=$(ls log.* 2>/dev/null | head -1)
+	[ -n "$child" ] || { fail "no child log"; return 1; }
+	expect_verdicts "$BUILD/verdicts" "$child" "1121:definitely-lost 1122:still-reachable"
+}
+
+# exit() from a second thread: main, stopped in pthread_join, still holds
+# its block; the exiting thread's stack is scanned from where it is.
+t_verdict_thread_exit() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" thread-exit || return 1
+	expect_verdicts "$BUILD/verdicts" log \
+		"1131:still-reachable 1132:still-reachable 1133:definitely-lost"
+}
+
+# Collection started late: blocks from before mtrace(), in the main arena
+# and in a thread's arena, are walked through (heapwalk.c).
+t_verdict_late_start() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts_late" || return 1
+	expect_verdicts "$BUILD/verdicts_late" log \
+		"1181:still-reachable 1182:still-reachable 1183:definitely-lost"
+}
+
+# C++: new[] cookies, a secondary base, std::string of both ABIs.
+t_verdict_cxx() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts_cxx" || return 1
+	expect_verdicts "$BUILD/verdicts_cxx" log \
+		"176:still-reachable 40:still-reachable 32:still-reachable
+		 1201:still-reachable 1325:still-reachable 224:definitely-lost"
+}
+
+# Reports from a signal while eight threads allocate and free: no
+# deadlock, every scan stops them all and finds exactly the one leak.
+t_verdict_signal_storm() {
+	need_libmtrace || return
+	local RUN_TIMEOUT=120 f n=0
+	vrun log MEMLEAK_CONFIG=signal=USR2,mtraceinit,report=rep.%n "$BUILD/verdicts" storm || return 1
+	for f in rep.*; do
+		[ -e "$f" ] || continue
+		grep -q '^trigger signal$' "$f" || continue
+		n=$((n + 1))
+		grep -q '^reach scan$' "$f" || { fail "$f: no scan"; return 1; }
+		grep -q '^definitely-lost-bytes 1141$' "$f" &&
+			grep -q '^indirectly-lost-bytes 0$' "$f" &&
+			grep -q '^possibly-lost-bytes 0$' "$f" ||
+			{ fail "$f: classes not consistent:"; grep -- '-lost-\|scan-' "$f"; return 1; }
+		grep -q '^end$' "$f" || { fail "$f: cut short"; return 1; }
+	done
+	[ $n -ge 1 ] || { fail "no signal report"; return 1; }
+	expect_verdicts "$BUILD/verdicts" log "1141:definitely-lost"
+}
+
+# A thread that blocks every signal, sleeping in sigwait(): not waited
+# for, reported as not stopped, its whole stack scanned.
+t_verdict_blocked_thread() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" blocked || return 1
+	grep -q '^#C scan .* threads=2 stopped=0 unstopped=1 ' log ||
+		{ fail "not reported as unstopped: $(grep '^#C scan' log)"; return 1; }
+	expect_verdicts "$BUILD/verdicts" log "1161:still-reachable 1162:definitely-lost"
+}
+
+# A program's own __lsan_default_suppressions() (not exported: found in
+# the executable's symbol table) is honoured, and carried in the log.
+t_verdict_lsan_default() {
+	need_libmtrace || return
+	vrun log "$BUILD/verdicts" lsan-default || return 1
+	grep -q '^#C suppression leak:leak_on_purpose$' log ||
+		{ fail "no #C suppression from __lsan_default_suppressions"; return 1; }
+	"$MTRACE_CHECK" "$BUILD/verdicts" log >report 2>&1
+	[ $? -eq 0 ] || { fail "status $?: the only leak is suppressed"; cat report; return 1; }
+	grep -q '^        suppressed: 1,171 bytes in 1 blocks$' report ||
+		{ fail "not counted as suppressed"; cat report; return 1; }
+}
+
+# The in-process report carries the same classes as the log.
+t_verdict_report() {
+	need_libmtrace || return
+	traced log MEMLEAK_CONFIG=mtraceinit,report=rep "$BUILD/verdicts" classes >out 2>err ||
+		{ fail "status $?"; return 1; }
+	grep -q '^definitely-lost-bytes 3093$' rep && grep -q '^definitely-lost-blocks 3$' rep &&
+		grep -q '^indirectly-lost-bytes 5194$' rep && grep -q '^possibly-lost-bytes 1011$' rep ||
+		{ fail "report classes:"; grep -- '-lost-\|reachable' rep; return 1; }
+	grep -q '^leak definitely-lost bytes 1031 blocks 1 indirect-bytes 2065 stack ' rep ||
+		{ fail "no leak line for the cycle:"; grep '^leak ' rep; return 1; }
+}
+
+# MEMLEAK_CONFIG=reach=0: no scan, no verdicts; mtrace-check reports as
+# before (every live block, status 1).
+t_verdict_reach_off() {
+	need_libmtrace || return
+	vrun log MEMLEAK_CONFIG=reach=0 "$BUILD/verdicts" global || return 1
+	! grep -q '^#[cC] ' log || { fail "verdict records with reach=0"; return 1; }
+	expect_leaks "$BUILD/verdicts" log "1001 1002 1003" || return 1
+	"$MTRACE_CHECK" "$BUILD/verdicts" log >report 2>&1
+	[ $? -eq 1 ] || { fail "status $? without verdicts"; return 1; }
+	grep -q '^Memory not freed:' report || { fail "no Perl table without verdicts"; return 1; }
+}
+
+# Suppressions: a file in LeakSanitizer's syntax (given to libmtrace, and
+# so carried in the log), and the program's own
+# __lsan_default_suppressions (verdicts_cxx.cc defines none: the C program
+# is used with a file).
+t_verdict_suppressions() {
+	need_libmtrace || return
+	printf '# a comment\nleak:case_classes\n' >supp
+	vrun log "MEMLEAK_CONFIG=suppressions=$PWD/supp" "$BUILD/verdicts" classes || return 1
+	grep -q '^#C suppression leak:case_classes$' log || { fail "no #C suppression"; return 1; }
+	"$MTRACE_CHECK" "$BUILD/verdicts" log >report 2>&1
+	[ $? -eq 0 ] || { fail "status $? with every leak suppressed"; cat report; return 1; }
+	grep -q '^        suppressed: 9,298 bytes in 9 blocks$' report &&
+		grep -Eq '^ +9 +9298 leak:case_classes$' report ||
+		{ fail "suppressions not reported"; cat report; return 1; }
+	# The same from the command line, on a log without them.
+	vrun log "$BUILD/verdicts" classes || return 1
+	"$MTRACE_CHECK" --suppressions supp "$BUILD/verdicts" log >report 2>&1
+	[ $? -eq 0 ] || { fail "--suppressions: status $?"; return 1; }
+	"$MTRACE_CHECK" --fail-on=possible "$BUILD/verdicts" log >/dev/null 2>&1
+	[ $? -eq 1 ] || { fail "--fail-on=possible: status $?"; return 1; }
+}
+
+# The scan stops threads by signal, never by ptrace: it works under strace
+# and gdb, where LeakSanitizer cannot start.
+t_verdict_under_tracers() {
+	need_libmtrace || return
+	command -v strace >/dev/null || skip "strace not installed"
+	limited strace -f -o /dev/null env MALLOC_TRACE=log LD_PRELOAD="$LIB" \
+		"$BUILD/verdicts" threads >out 2>err || { fail "under strace: $(cat err)"; return 1; }
+	expect_verdicts "$BUILD/verdicts" log \
+		"1061:still-reachable 1062:still-reachable 1071:still-reachable
+		 1072:still-reachable" || { fail "under strace"; return 1; }
+	command -v gdb >/dev/null || skip "gdb not installed"
+	rm -f log
+	limited gdb -batch -nx -ex 'set startup-with-shell off' \
+		-ex "set environment MALLOC_TRACE=$PWD/log" \
+		-ex "set environment LD_PRELOAD=$LIB" -ex run \
+		--args "$BUILD/verdicts" threads >out 2>err || { fail "under gdb: $(tail -3 err)"; return 1; }
+	expect_verdicts "$BUILD/verdicts" log \
+		"1061:still-reachable 1062:still-reachable 1071:still-reachable
+		 1072:still-reachable" || { fail "under gdb: $(tail -5 out)"; return 1; }
+}
