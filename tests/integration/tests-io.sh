@@ -67,7 +67,11 @@ t_reader_quits() {
 	"$BUILD/writefail" >native.out
 	native_st=$?
 	mkfifo fifo
-	timeout "$RUN_TIMEOUT" bash -c 'exec <fifo; head -c 1000 >/dev/null' &
+	# The reader opens the FIFO read-write (which never blocks) before the
+	# program starts, so opening the log finds a reader; it quits after
+	# 1000 bytes, and with it the FIFO's last reader.
+	timeout "$RUN_TIMEOUT" bash -c 'exec 3<>fifo; : >ready; exec head -c 1000 <&3 >/dev/null 3<&-' &
+	wait_for test -e ready || { fail "the reader never opened the FIFO"; return 1; }
 	traced fifo "$BUILD/writefail" >out 2>err
 	st=$?
 	wait
@@ -102,9 +106,14 @@ eintr_case() {
 	"$BUILD/writefail" "$1" >native.out
 	native_st=$?
 	mkfifo fifo
-	timeout "$RUN_TIMEOUT" bash -c "$2" >got.log &
+	# The test holds the FIFO open (read and write) from before the program
+	# starts, so opening the log finds a reader whenever READER opens it;
+	# READER sees the end once the program and the test have closed it.
+	exec 8<>fifo
+	timeout "$RUN_TIMEOUT" bash -c "$2" >got.log 8>&- &
 	traced fifo "$BUILD/writefail" "$1" >out 2>err
 	st=$?
+	exec 8>&-
 	wait
 	[ $st -eq $native_st ] || { fail "exit status $st, natively $native_st"; return 1; }
 	cmp -s out native.out || { fail "stdout differs: $(cat out)"; return 1; }
@@ -114,7 +123,7 @@ eintr_case() {
 
 # Writes into a pipe that is full for the first 0.5 s: EINTR, partial writes.
 t_eintr() {
-	eintr_case signals 'exec <fifo; sleep 0.5; exec cat'
+	eintr_case signals 'sleep 0.5; exec cat fifo'
 }
 
 # Signals from the very start, while the log (a FIFO whose reader is
