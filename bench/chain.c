@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chain.c - CHAIN_STEPS distinct functions that call one another through
  * a table.  Each has its own constant, so identical-code folding cannot
  * merge them, and each uses the callee's result, so no call becomes a
  * tail call: the stack really is `depth` frames deep.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "chain.h"
 
 typedef long (*step_fn)(struct walk *, int);

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* chain.h - a call chain of distinct, non-inlinable functions, so every
  * allocation made at its leaf has a deep stack that an unwinder must walk.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef BENCH_CHAIN_H
 #define BENCH_CHAIN_H
 

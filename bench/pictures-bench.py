@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # pictures-bench.py - what the pictures of issue 14 cost (make bench runs it
 # after run-bench.py; alone: make -C bench pictures):
 #   1. the "#t" time records on libmtrace's hot path: callgrind instruction

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-bench.py - times the bench workloads natively and under each tracer,
 # interleaved, and prints medians, overhead ratios against the targets of
 # issue 5, log bytes per event, peak RSS and the checker comparison.
 #
-# Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 the libmtrace authors.
 #
 # Usage: run-bench.py [--runs N] [--scale F] [--vg-fraction F]
 #                     [--only W1,W2] [--configs C1,C2] [--tmp DIR]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runit.c - runs a command and reports its wall time, peak RSS and exit
  * status:  runit RESULTFILE TIMEOUT [VAR=VALUE...] -- PROG [ARG...]
  * RESULTFILE gets one line "WALL_SECONDS MAXRSS_KIB EXIT_STATUS CPU_SECONDS"

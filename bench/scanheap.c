@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scanheap.c - the heap the reachability scan is timed on (run-bench.py,
  * "Reachability scan"): THREADS threads build N blocks between them (160 to
  * 352 bytes, 256 on average: 256 MB for 1M), each a linked list with a

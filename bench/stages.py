@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # stages.py - where the time of a traced event goes, by stage of the hot
 # path (issue 15): instructions per event from callgrind (exact, load-proof)
 # and nanoseconds per event from perf's cpu-clock samples, for each `make
 # bench` workload under ours-stacks.
 #
-# Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 the libmtrace authors.
 #
 # Usage: bench/stages.py [--scale F] [--only W1,W2] [--no-perf] [--config C]
 #   --scale: callgrind runs at this fraction of the bench sizes (0.2)

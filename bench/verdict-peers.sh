@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # verdict-peers.sh - libmtrace's leak classes on real programs next to
 # valgrind --leak-check=full and LeakSanitizer (liblsan.so.0 preloaded):
 # python3, perl, bash, git, gcc -O2 -c and sqlite3, every process of each

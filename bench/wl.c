@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wl.c - allocation-heavy C workloads for `make bench`.
  *
  *   wl pairs   COUNT THREADS   COUNT malloc/free pairs split over THREADS,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 // wl_cxx.cc - C++ container and string churn for `make bench`:
 // std::string building, std::vector growth and std::map insert/erase,
 // all reached through a 6-frame chain, so each allocation's stack also

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* leaky.c - the demo: a small program with three leaks of the kinds glibc's
  * mtrace reports badly (through strdup, through a helper, through a static
  * function called from two places) and some correct frees.
- * GPL-3.0-or-later. */
+ */
 #include <mcheck.h>
 #include <stdlib.h>
 #include <string.h>

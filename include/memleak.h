@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* memleak.h - ask libmtrace.so, from a program or its tests, for a report
  * and for the live heap's size, and check that a loop does not grow it.
  *

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mtrace-format.h - the MALLOC_TRACE log format shared by libmtrace.so
  * (writer) and mtrace-check (reader).  doc/format.md is the grammar; this
  * header holds its constants so both sides agree by construction.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTRACE_FORMAT_H
 #define MTRACE_FORMAT_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mtrace-suppress.h - the match of a leak suppression pattern, in
  * LeakSanitizer's syntax, shared by libmtrace.so (in-process reports) and
  * mtrace-check: '*' stands for any text, a leading '^' anchors the

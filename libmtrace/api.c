@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api.c - the functions include/memleak.h reaches through dlsym.
- * GPL-3.0-or-later. */
+ */
 #include "../include/memleak.h"
 #include "export.h"
 #include "guard.h"

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* arena.c - bump allocator over mmap'd chunks (see arena.h).
- * GPL-3.0-or-later. */
+ */
 #include "arena.h"
 #include "ownmaps.h"
 #include "spin.h"

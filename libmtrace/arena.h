@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* arena.h - memory for the tracer's own tables, taken from mmap so the
  * tracer never calls malloc and never shows up in the traced heap.
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_ARENA_H
 #define MT_ARENA_H
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* cfa.c - see cfa.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cfa.c - see cfa.h. */
 #include "cfa.h"
 #include <string.h>
 

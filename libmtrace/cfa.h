@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cfa.h - the DWARF call frame instructions of a CIE and an FDE, run up to
  * one code address: the row of the CFA table there, reduced to what an
  * x86-64 unwinder that keeps only RSP, RBP and the return address needs.

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* classify.c - see classify.h.  The heuristics and the clique walk
  * follow the rules memcheck documents (mc_leakcheck.c), written anew.
- * GPL-3.0-or-later. */
+ */
 #include "classify.h"
 #include "../include/mtrace-format.h"
 #include <string.h>

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* classify.h - the verdict on each block once the mark is done: still
  * reachable, possibly lost, indirectly lost or definitely lost, as
  * valgrind's memcheck defines them; and memcheck's C++ heuristics, which
  * let an interior pointer count as a start pointer where C++ makes one
  * (new[] cookies, std::string representations, length-prefixed blocks,
- * secondary bases of multiple inheritance).  GPL-3.0-or-later. */
+ * secondary bases of multiple inheritance). */
 #ifndef MT_CLASSIFY_H
 #define MT_CLASSIFY_H
 #include "mark.h"

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmap.c - see cmap.h.  Linear probing over a power-of-two slot array,
- * kept at most half full.  GPL-3.0-or-later. */
+ * kept at most half full. */
 #include "cmap.h"
 #include "arena.h"
 #include <stdatomic.h>

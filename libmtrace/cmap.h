@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmap.h - an insert-only hash set with lock-free lookups, for the frame
  * and stack tables.  Lookups (the hot path) take no lock; inserts take a
  * spinlock; growth publishes a new slot array and keeps the old one mapped,
  * since a reader may still be scanning it (the waste is bounded by the
- * final size).  Entries start with struct cmap_entry.  GPL-3.0-or-later. */
+ * final size).  Entries start with struct cmap_entry. */
 #ifndef MT_CMAP_H
 #define MT_CMAP_H
 #include "spin.h"

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* collecting.h - whether allocations are being collected: the one flag
  * every wrapper reads first.  Set by tracer.c at the start of collection;
  * cleared by muntrace() and by the log when writing it fails.
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_COLLECTING_H
 #define MT_COLLECTING_H
 #include <stdatomic.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* config.c - parsing of MEMLEAK_CONFIG from the option table (config.h).
  * Runs at start-up inside the tracer, so it uses no stdio and no heap.
- * GPL-3.0-or-later. */
+ */
 #include "config.h"
 #include "fmt.h"
 #include <signal.h>

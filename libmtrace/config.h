@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* config.h - MEMLEAK_CONFIG, a comma-separated list of options.
  *
  * Every option is described once, in CONFIG_OPTIONS below: the struct's
  * fields, the defaults, the parser, `MEMLEAK_CONFIG=help` and the option
  * tables of README.md and doc/libmtrace.3 (written by `make docs`, checked
- * by the unit suite) are all made from it.  GPL-3.0-or-later. */
+ * by the unit suite) are all made from it. */
 #ifndef MT_CONFIG_H
 #define MT_CONFIG_H
 #include "../include/mtrace-format.h"

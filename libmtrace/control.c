@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* control.c - start-up, configuration and the program-facing controls:
  * mtrace(), muntrace(), the MEMLEAK_CONFIG=mtraceinit constructor, the exit
  * handler, and the wrappers that keep the log whole across dlclose() and
- * _exit() and daemon().  GPL-3.0-or-later. */
+ * _exit() and daemon(). */
 #define _GNU_SOURCE
 #include "config.h"
 #include "diag.h"

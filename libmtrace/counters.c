@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* counters.c - see counters.h.  A thread's counters (in its record, see
  * threads.h) are a two-level table of chunks of 1024 stacks, filled in as
- * the thread meets stacks.  GPL-3.0-or-later. */
+ * the thread meets stacks. */
 #include "counters.h"
 #include "arena.h"
 #include "threads.h"

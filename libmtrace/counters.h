@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* counters.h - per-stack allocation counters, kept per thread so that two
  * threads allocating through the same stack never write to one cache line.
  * Each thread owns a set of counters (recycled when it exits: counts are
  * additive, so a new thread may go on adding to a dead one's); a reader
- * sums over all sets.  GPL-3.0-or-later. */
+ * sums over all sets. */
 #ifndef MT_COUNTERS_H
 #define MT_COUNTERS_H
 #include <stdint.h>

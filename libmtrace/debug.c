@@ -1,4 +1,5 @@
-/* debug.c - see debug.h: the checks of a debug build.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* debug.c - see debug.h: the checks of a debug build. */
 #include "debug.h"
 
 #ifdef MT_DEBUG

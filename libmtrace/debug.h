@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* debug.h - the library's invariants as code.  A debug build (make
  * DEBUG=1, which defines MT_DEBUG) checks them and aborts with the place
  * of the first one broken; a normal build compiles them to nothing.

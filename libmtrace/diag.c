@@ -1,4 +1,5 @@
-/* diag.c - see diag.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* diag.c - see diag.h. */
 #include "diag.h"
 #include "writer.h"
 #include <stdarg.h>

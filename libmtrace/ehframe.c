@@ -1,4 +1,5 @@
-/* ehframe.c - see ehframe.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ehframe.c - see ehframe.h. */
 #include "ehframe.h"
 #include <string.h>
 

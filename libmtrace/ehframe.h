@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ehframe.h - reading the DWARF call frame information of a loaded
  * module: the .eh_frame_hdr search table, CIEs and FDEs, and the encoded
  * numbers and pointers they are made of.  x86-64 .eh_frame only: 32-bit

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* elfsyms.c - see elfsyms.h.  Each module's file is mapped once and its
  * function symbols sorted by address; names are demangled on demand.
- * GPL-3.0-or-later. */
+ */
 #define _GNU_SOURCE
 #include "elfsyms.h"
 #include "arena.h"

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* elfsyms.h - function names from a module's ELF symbol table (.symtab),
  * for the frames dladdr cannot name (static functions, executables linked
  * without -rdynamic).  Used by reports only, never on the hot path; the
- * caller serialises calls (the report lock).  GPL-3.0-or-later. */
+ * caller serialises calls (the report lock). */
 #ifndef MT_ELFSYMS_H
 #define MT_ELFSYMS_H
 #include "modmap.h"

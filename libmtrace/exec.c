@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exec.c - an exec() replaces the process image and with it our buffered
  * log lines: these wrappers write the log out first.  glibc's exec family
  * calls execve internally (not through the PLT), so each public member is
  * wrapped; the variadic execl* build their argument vector on the stack.
- * GPL-3.0-or-later. */
+ */
 #define _GNU_SOURCE
 #include "export.h"
 #include "guard.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fastunwind.c - x86-64 stack unwinding from .eh_frame call frame
  * information, for unwinding on every allocation.
  *

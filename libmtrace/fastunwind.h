@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fastunwind.h - a fast x86-64 stack unwinder driven by the DWARF call
  * frame information in .eh_frame, with a lock-free per-address rule cache.
  * It never allocates, never locks and never follows a pointer it has not
  * checked, so it can run inside malloc and in signal handlers.
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_FASTUNWIND_H
 #define MT_FASTUNWIND_H
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* fmt.c - see fmt.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* fmt.c - see fmt.h. */
 #include "fmt.h"
 #include <string.h>
 

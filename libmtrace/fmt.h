@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fmt.h - number formatting without stdio (stdio allocates and is not
  * reentrant).  Each writes into OUT, which must have room for 20 bytes, and
- * returns the end of what it wrote (no terminating NUL).  GPL-3.0-or-later. */
+ * returns the end of what it wrote (no terminating NUL). */
 #ifndef MT_FMT_H
 #define MT_FMT_H
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* forkgate.c - see forkgate.h.  A Dekker-style handshake: a thread
  * publishes its depth, then looks at fork_pending; the forking thread
  * publishes fork_pending, then looks at every depth; at least one must see
@@ -5,7 +6,7 @@
  * only a compiler barrier: the forking side runs membarrier(2), which
  * makes every thread of the process execute a full memory barrier.  Where
  * the kernel refuses membarrier, both sides use full barriers.
- * GPL-3.0-or-later. */
+ */
 #define _GNU_SOURCE
 #include "forkgate.h"
 #include "threads.h"

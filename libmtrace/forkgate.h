@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* forkgate.h - keeps fork() from happening while another thread is inside
  * the dynamic loader on our account.  glibc 2.36 does not reset the
  * loader's write lock in a fork child: a thread inside dl_iterate_phdr

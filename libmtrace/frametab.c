@@ -1,4 +1,5 @@
-/* frametab.c - see frametab.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* frametab.c - see frametab.h. */
 #define _GNU_SOURCE
 #include "frametab.h"
 #include "arena.h"

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* guard.h - per-thread recursion guard.  While it is set, every allocation
  * made by this thread goes straight to the real allocator: that covers the
  * tracer's own calls into libc, libunwind, dladdr and the demangler, and a
  * signal handler that allocates while we are inside the tracer.
  * initial-exec TLS: the general-dynamic model reaches the variable through
- * __tls_get_addr, which may itself allocate.  GPL-3.0-or-later. */
+ * __tls_get_addr, which may itself allocate. */
 #ifndef MT_GUARD_H
 #define MT_GUARD_H
 #include <stdatomic.h>

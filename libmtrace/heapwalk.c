@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* heapwalk.c - see heapwalk.h.  The walk follows glibc's chunk layout
  * (malloc/malloc.c): each chunk's second word is its size with three flag
  * bits, the next chunk's PREV_INUSE bit says whether it is in use, the
@@ -5,7 +6,7 @@
  * thread arena's heap (64 MiB-aligned, heap_info first) from after its
  * headers to the end of the heap's used size.  Every step is checked
  * against the mapping, so a heap in another shape (another allocator)
- * only ends the walk.  GPL-3.0-or-later. */
+ * only ends the walk. */
 #define _GNU_SOURCE
 #include "heapwalk.h"
 #include "arena.h"

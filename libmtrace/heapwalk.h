@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* heapwalk.h - the heap blocks that were live when collection started.
  * libmtrace knows only the blocks allocated while it collects; a program
  * that calls mtrace() after it allocated (C++ static constructors, a

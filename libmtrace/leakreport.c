@@ -1,4 +1,5 @@
-/* leakreport.c - see leakreport.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* leakreport.c - see leakreport.h. */
 #include "leakreport.h"
 #include "arena.h"
 #include "stacktab.h"

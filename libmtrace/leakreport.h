@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* leakreport.h - the reachability verdicts in a report (doc/report.md):
  * the scan's figures and the totals by class in the header, and the lost
  * blocks grouped by class and allocation stack, definitely lost first,
- * with the suppressions that matched.  GPL-3.0-or-later. */
+ * with the suppressions that matched. */
 #ifndef MT_LEAKREPORT_H
 #define MT_LEAKREPORT_H
 #include "scan.h"

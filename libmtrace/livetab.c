@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* livetab.c - see livetab.h.  Open addressing with linear probing and
  * backward-shift deletion, one table per shard.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* livetab.h - the blocks allocated while tracing and not yet freed: the
  * address, size and allocation stack of each.  It decides which frees are
  * logged, gives a fork child the blocks it inherits and feeds reports.

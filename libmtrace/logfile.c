@@ -1,4 +1,5 @@
-/* logfile.c - see logfile.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* logfile.c - see logfile.h. */
 #define _GNU_SOURCE
 #include "logfile.h"
 #include "../include/mtrace-format.h"

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logfile.h - choosing and opening the MALLOC_TRACE file so that no traced
  * process truncates or interleaves with the log of another live one.
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_LOGFILE_H
 #define MT_LOGFILE_H
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* maps.c - see maps.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* maps.c - see maps.h. */
 #include "maps.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maps.h - the process's memory mappings, read from /proc/self/maps with
  * raw system calls into a buffer on the stack: no stdio, no malloc, so it
  * may run inside the tracer (module paths, a reachability scan's roots).
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_MAPS_H
 #define MT_MAPS_H
 #include <stddef.h>

@@ -1,4 +1,5 @@
-/* mark.c - see mark.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mark.c - see mark.h. */
 #define _GNU_SOURCE
 #include "mark.h"
 #include "classify.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mark.h - the flood fill of the reachability scan: a table of the live
  * blocks built for the scan (sorted by start, found through a page index
  * and a short binary search: no per-pointer hashing of the hot path), and

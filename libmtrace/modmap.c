@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* modmap.c - see modmap.h.  The table of records is append-only: readers
  * look at it without a lock (a record is complete before the count that
  * publishes it); writers, always inside a dl_iterate_phdr callback or

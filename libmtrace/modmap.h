@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* modmap.h - the loaded ELF modules, so that every frame can be written as
  * module + offset and symbolised offline, after dlclose and whatever the
  * load address was.  Modules are never removed: an unloaded one is marked,
  * its record stays valid for the frames that point into it.
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_MODMAP_H
 #define MT_MODMAP_H
 #include <stdatomic.h>

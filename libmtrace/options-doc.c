@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* options-doc.c - writes the MEMLEAK_CONFIG option tables of README.md
  * and doc/libmtrace.3 from the one option table (config.h), so that the
  * docs describe exactly the options the library has.

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ownmaps.c - see ownmaps.h.  An unsorted array of ranges under a spin
  * lock: a few thousand entries at most (one per table and arena chunk),
  * changed only when a table grows.  Its own storage comes from mmap
- * directly and is listed in itself.  GPL-3.0-or-later. */
+ * directly and is listed in itself. */
 #include "ownmaps.h"
 #include "spin.h"
 #include <string.h>

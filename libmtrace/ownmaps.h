@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ownmaps.h - the address ranges libmtrace maps for itself (arena chunks,
  * tables, report scratch).  They hold the address of every live block, so
  * the reachability scan (scan.c) must never take them for roots: every
  * mapping pages_map() makes is entered here, and taken out after it is
  * unmapped (never before: a stopped thread could otherwise leave a table
- * full of block addresses mapped but unlisted).  GPL-3.0-or-later. */
+ * full of block addresses mapped but unlisted). */
 #ifndef MT_OWNMAPS_H
 #define MT_OWNMAPS_H
 #include <stddef.h>

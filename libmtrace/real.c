@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* real.c - allocation functions glibc does not export under a __libc_ name,
  * rebuilt with glibc 2.36's argument checks so a traced program sees the
- * same errors it would see natively.  GPL-3.0-or-later. */
+ * same errors it would see natively. */
 #define _GNU_SOURCE
 #include "real.h"
 #include "guard.h"

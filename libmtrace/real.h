@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* real.h - the real allocator, reached through glibc's __libc_* exports.
  * Calling these never goes through dlsym (which itself allocates) and never
- * re-enters our own wrappers.  GPL-3.0-or-later. */
+ * re-enters our own wrappers. */
 #ifndef MT_REAL_H
 #define MT_REAL_H
 #include <stddef.h>

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.c - see report.h and doc/report.md.  Reports are written by the
  * thread that asks (mtrace(), muntrace(), the API, exit) or by our reporter
  * thread (signal), never inside a signal handler and never under a tracer
  * lock; they read the stacks' counters without stopping the program.
- * GPL-3.0-or-later. */
+ */
 #define _GNU_SOURCE
 #include "report.h"
 #include "../include/mtrace-format.h"

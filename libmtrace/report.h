@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.h - reports from a running process: what is live, what grew since
  * the previous report, and which stacks and frames hold it.  The format is
- * doc/report.md.  GPL-3.0-or-later. */
+ * doc/report.md. */
 #ifndef MT_REPORT_H
 #define MT_REPORT_H
 

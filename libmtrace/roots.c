@@ -1,4 +1,5 @@
-/* roots.c - see roots.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* roots.c - see roots.h. */
 #define _GNU_SOURCE
 #include "roots.h"
 #include "maps.h"

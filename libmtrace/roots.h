@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* roots.h - where the reachability scan starts: the memory a program can
  * reach without going through a heap block.
  *   - every thread's registers and its live stack (from the stack pointer

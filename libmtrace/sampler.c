@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sampler.c - see sampler.h.  No libm: a program may define its own log()
  * or exp() (ELF interposition would hand us those), so the two functions
- * the sampler needs are computed here.  GPL-3.0-or-later. */
+ * the sampler needs are computed here. */
 #include "sampler.h"
 #include <limits.h>
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sampler.h - sampling mode (MEMLEAK_CONFIG=sample=BYTES): which
  * allocations are recorded, and what each recorded one stands for.
  *

@@ -1,4 +1,5 @@
-/* scan.c - see scan.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* scan.c - see scan.h. */
 #define _GNU_SOURCE
 #include "scan.h"
 #include "../include/mtrace-format.h"

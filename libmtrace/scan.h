@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scan.h - the reachability scan at a report point: the steps of
  * roots.h, mark.h and classify.h run with the rest of the process
  * stopped (stopworld.h), and the verdicts written into the log as "#C"

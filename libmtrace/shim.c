@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* shim.c - the exported allocation functions.  Each is a thin wrapper in
  * the manner of glibc's malloc-debug.c: when tracing is off or the thread
  * is already inside the tracer it calls the real allocator and nothing
@@ -5,7 +6,7 @@
  * an allocation the sampler passes over costs no more than the test.
  * Blocks carry no header: our pointers are glibc's.  errno is what the
  * real call left.
- * GPL-3.0-or-later. */
+ */
 #define _GNU_SOURCE
 #include "export.h"
 #include "guard.h"

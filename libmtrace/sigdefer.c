@@ -1,4 +1,5 @@
-/* sigdefer.c - see sigdefer.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sigdefer.c - see sigdefer.h. */
 #define _GNU_SOURCE
 #include "sigdefer.h"
 #include "guard.h"

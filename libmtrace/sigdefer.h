@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sigdefer.h - signals that arrive while a thread is inside the tracer
  * wait until it leaves (the recursion guard's guard_leave() releases
  * them).  A handler that ran inside the tracer and jumped out of it
  * (siglongjmp) would leave the guard set and our locks held; one that
  * allocated would go untraced.  sigtramp.c decides what is deferred; the
  * library's own handlers (a scan's stop signal) use sigdefer_if_inside().
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_SIGDEFER_H
 #define MT_SIGDEFER_H
 #include <signal.h>

@@ -1,4 +1,5 @@
-/* sigtramp.c - see sigtramp.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* sigtramp.c - see sigtramp.h. */
 #define _GNU_SOURCE
 #include "sigtramp.h"
 #include "sigdefer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sigtramp.h - the program's signal handlers never run inside the tracer,
  * and a signal that kills the process still leaves a finished log.
  *

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* spin.h - the library's locks.  A small test-and-test-and-set lock for the short critical
  * sections of the stack, frame and live tables.  It never allocates and is
  * trivially reset in a fork child.  Yields after a while, because on a
  * 2-core machine the holder may be preempted.  Each lock has a rank
- * (debug.h) that a debug build checks.  GPL-3.0-or-later. */
+ * (debug.h) that a debug build checks. */
 #ifndef MT_SPIN_H
 #define MT_SPIN_H
 #include "debug.h"

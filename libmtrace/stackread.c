@@ -1,4 +1,5 @@
-/* stackread.c - see stackread.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* stackread.c - see stackread.h. */
 #include "stackread.h"
 #include <errno.h>
 #include <sys/syscall.h>

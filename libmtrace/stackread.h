@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stackread.h - reading another frame's stack words without ever
  * faulting, for an unwinder that runs inside malloc and in signal
  * handlers.
@@ -5,7 +6,7 @@
  * A walk reads only inside [lo, hi), pages known to be readable.  Going
  * above hi, each new page is first checked with a system call that copies
  * from it (stackread.c).  The pages found readable are remembered per
- * thread, so later walks skip the checks.  GPL-3.0-or-later. */
+ * thread, so later walks skip the checks. */
 #ifndef MT_STACKREAD_H
 #define MT_STACKREAD_H
 #include <stdbool.h>

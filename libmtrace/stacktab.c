@@ -1,4 +1,5 @@
-/* stacktab.c - see stacktab.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* stacktab.c - see stacktab.h. */
 #include "stacktab.h"
 #include "arena.h"
 #include <string.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stacktab.h - each distinct call stack stored once (deduplicated by a
  * hash of its return addresses), with an id the log refers to and the
- * counters reports are made of.  GPL-3.0-or-later. */
+ * counters reports are made of. */
 #ifndef MT_STACKTAB_H
 #define MT_STACKTAB_H
 #include "cmap.h"

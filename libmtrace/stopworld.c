@@ -1,4 +1,5 @@
-/* stopworld.c - see stopworld.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* stopworld.c - see stopworld.h. */
 #define _GNU_SOURCE
 #include "stopworld.h"
 #include "arena.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stopworld.h - stops every other thread of the process with a signal and
  * lets them go again, the way Boehm GC's pthread_stop_world does (never
  * ptrace: that fails under gdb, strace, and in containers without

@@ -1,4 +1,5 @@
-/* suppress.c - see suppress.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* suppress.c - see suppress.h. */
 #define _GNU_SOURCE
 #include "suppress.h"
 #include "../include/mtrace-suppress.h"

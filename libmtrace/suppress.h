@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* suppress.h - leak suppressions in LeakSanitizer's syntax, for the
  * in-process reports: "leak:PATTERN" lines from the file named by
  * MEMLEAK_CONFIG=suppressions=FILE and from the program's own

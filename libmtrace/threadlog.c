@@ -1,4 +1,5 @@
-/* threadlog.c - see threadlog.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* threadlog.c - see threadlog.h. */
 #include "threadlog.h"
 #include "../include/mtrace-format.h"
 #include "threads.h"

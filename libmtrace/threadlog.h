@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* threadlog.h - per-thread buffers of log lines, and the rule that keeps
  * the log causally ordered across them.
  *

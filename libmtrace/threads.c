@@ -1,4 +1,5 @@
-/* threads.c - see threads.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* threads.c - see threads.h. */
 #include "threads.h"
 #include "arena.h"
 #include "guard.h"

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* threads.h - a record of per-thread state that outlives the thread: the
  * thread's stack counters (counters.c) and its fork-gate depth
  * (forkgate.c).  Records are listed forever and recycled: a new thread
  * takes the record of one that exited (counts are additive, so going on
- * adding to a dead thread's counters is right).  GPL-3.0-or-later. */
+ * adding to a dead thread's counters is right). */
 #ifndef MT_THREADS_H
 #define MT_THREADS_H
 #include "threadlog.h"

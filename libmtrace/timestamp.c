@@ -1,4 +1,5 @@
-/* timestamp.c - see timestamp.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* timestamp.c - see timestamp.h. */
 #include "timestamp.h"
 #include "../include/mtrace-format.h"
 #include "fmt.h"

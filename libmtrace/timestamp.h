@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* timestamp.h - the "#t" time record of the log (doc/format.md, "Time").
  *
  * A "#t NS" line tells a reader the CLOCK_MONOTONIC time, in nanoseconds,
@@ -5,7 +6,7 @@
  * collection); after that the threads' buffers write one when they hand
  * their lines to the shared log, at most every MTF_TIME_STEP_NS
  * (threadlog.c): the clock is read once per hand-over, never per event.
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_TIMESTAMP_H
 #define MT_TIMESTAMP_H
 #include <stddef.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracelog.c - the trace log (see tracelog.h and doc/format.md).
- * GPL-3.0-or-later. */
+ */
 #define _GNU_SOURCE
 #include "tracelog.h"
 #include "../include/mtrace-format.h"

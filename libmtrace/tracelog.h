@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracelog.h - the trace log: the file MALLOC_TRACE names, its shared
  * buffer and lock, the records that describe stacks (#m #u #f #s), event
  * lines, comments and the end record, and the log's life across start,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracer.c - the tracker core (see tracer.h): allocation events, peak
  * accounting, and the orchestration of start, stop and fork.
  *

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tracer.h - the tracker core: turns allocation events into live-table
  * entries, counters and log lines (tracelog.h), keeps the peak, and
  * orchestrates start, stop and fork.  The shim (shim.c) calls the event
  * functions with the recursion guard set and only while tracer_active().
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_TRACER_H
 #define MT_TRACER_H
 #include "collecting.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unwind.c - unwinding behind unwind_stack().  The default is our own
  * .eh_frame unwinder (fastunwind.c), several times cheaper than libunwind's
  * unw_backtrace and far cheaper than glibc's backtrace() (libgcc's DWARF

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unwind.h - the one-function interface to the stack unwinder.
- * GPL-3.0-or-later. */
+ */
 #ifndef MT_UNWIND_H
 #define MT_UNWIND_H
 #include "config.h"

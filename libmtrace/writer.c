@@ -1,4 +1,5 @@
-/* writer.c - see writer.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* writer.c - see writer.h. */
 #include "writer.h"
 #include "fmt.h"
 #include <errno.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* writer.h - buffered output to the log with write(2) only.  The caller
  * serialises access (the tracer's log lock); the writer itself has no lock
- * so it can be unit-tested and reset in a fork child.  GPL-3.0-or-later. */
+ * so it can be unit-tested and reset in a fork child. */
 #ifndef MT_WRITER_H
 #define MT_WRITER_H
 #include <stddef.h>

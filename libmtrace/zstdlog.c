@@ -1,4 +1,5 @@
-/* zstdlog.c - see zstdlog.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* zstdlog.c - see zstdlog.h. */
 #define _GNU_SOURCE
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_customMem: allocations go to libc */
 #include "zstdlog.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* zstdlog.h - a compressed log (MALLOC_TRACE=trace.log.zst, or
  * MEMLEAK_CONFIG=compress=zstd): the log's writer (tracelog.c) hands each
  * full 64 KiB buffer to a thread of ours, which compresses it with

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* assets.S - the HTML report's page, built into mtrace-check as it is in
  * mtrace-check/html/ (html.c fills it in).  Each asset is followed by a
  * NUL byte and named by a start and an end symbol.
- * GPL-3.0-or-later. */
+ */
 #define ASSET(name, file)          \
     .globl name##_start;           \
     .globl name##_end;             \

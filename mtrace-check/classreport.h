@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* classreport.h - the leaks of a log that carries reachability verdicts
  * (verdict.h), reported by class as valgrind's memcheck does: loss
  * records (blocks of one class and one allocation stack), definitely lost

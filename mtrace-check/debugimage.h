@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* debugimage.h - an ELF file's compressed debug sections, decompressed
  * before libbfd sees them.  libbfd inflates SHF_COMPRESSED sections with
  * zlib, which was most of the time spent on a stack log (glibc's debug

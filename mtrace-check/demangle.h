@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* demangle.h - C++ symbol names made readable with libiberty's
  * cplus_demangle (DMGL_PARAMS | DMGL_ANSI, as addr2line -C and the
  * libmtrace writer use).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_DEMANGLE_H
 #define MTC_DEMANGLE_H
 

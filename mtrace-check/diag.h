@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diag.h - every message mtrace-check writes on standard error goes
  * through here, in one form:
  *

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* elfinfo.c - read the program headers of an ELF file (see elfinfo.h).
  * Only native-endian 32/64-bit files are understood; anything else is
  * reported as "no interpreter, no build-id", which only makes us more
  * cautious.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "elfinfo.h"
 
 #include <elf.h>

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* elfinfo.h - the two facts about an ELF file that mtrace-check needs
  * before trusting or running it: whether it has a program interpreter
  * (only then does LD_TRACE_LOADED_OBJECTS make ld.so list the libraries
  * instead of running the program) and its GNU build-id (to tell whether a
  * file on disk is the one the log recorded).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_ELFINFO_H
 #define MTC_ELFINFO_H
 

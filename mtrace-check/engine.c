@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine.c - the Perl checker's main loop, and the final reports (see
  * engine.h).  Comments quote the script where the behaviour is surprising.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "engine.h"
 #include "classreport.h"
 #include "diag.h"

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine.h - replays a log line by line with exactly the bookkeeping of
  * glibc's Perl checker (which blocks are live, which events are warned
  * about, with which line numbers and location strings), and collects the
  * extension records on the side.  At the end it reports the live blocks
  * as the Perl script does, then groups them by allocation stack.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_ENGINE_H
 #define MTC_ENGINE_H
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* feeder.c - cutting the log into segments of whole lines (see feeder.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* memrchr */
 #include "feeder.h"
 #include "util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* feeder.h - the log cut into segments of whole lines.  Each segment holds
  * about a target number of bytes, ending after a newline (or where the
  * input ends).  Segments are independent, so several threads may replay

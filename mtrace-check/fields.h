@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fields.h - the tokenizer and number parsers, each a faithful copy of the
  * behaviour of what glibc's Perl checker (or the addr2line it runs) does
  * with the same bytes:

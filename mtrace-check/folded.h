@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* folded.h - stacks in the folded format of flamegraph.pl, inferno and
  * speedscope: one line per distinct stack, frames root first, separated
  * by ';', then a space and the weight in bytes:
@@ -5,7 +6,7 @@
  * Frames are labelled as flame graphs show them (folded_label); the same
  * labels name the boxes of the HTML report.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_FOLDED_H
 #define MTC_FOLDED_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* html.c - writes the HTML report (see html.h).
  *
  * The page is the template html/page.html with its three markers replaced:

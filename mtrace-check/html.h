@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* html.h - the self-contained HTML report (mtrace-check --html FILE):
  * one file holding the page (mtrace-check/html/page.{html,css,js}, built
  * in by assets.S) and the analysis as one JSON block: the summary, every

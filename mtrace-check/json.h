@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* json.h - writing JSON values.  Log text is arbitrary bytes: valid UTF-8
  * passes through, every other byte becomes \u00XX (its Latin-1 reading),
  * so the output is always valid JSON.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_JSON_H
 #define MTC_JSON_H
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ldtrace.c - ld.so's list of loaded objects (see ldtrace.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* pipe2 */
 #include "ldtrace.h"
 #include "elfinfo.h"

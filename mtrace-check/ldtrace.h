@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ldtrace.h - the load addresses glibc's Perl checker learns by running
  * `env LD_TRACE_LOADED_OBJECTS=2 BINARY` and matching each output line
  * against /^.*=> (.*) .(0x[0123456789abcdef]*).$/ (after chop): a map from
  * the library path to hex() of its load address.  The Perl script then
  * tries ADDR + that base before ADDR itself.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_LDTRACE_H
 #define MTC_LDTRACE_H
 

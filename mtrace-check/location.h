@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* location.h - glibc's Perl checker's location(): turns a WHERE field into
  * the caller string printed in warnings and in the leak table.
  *

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logend.c - the "#e" record and the completeness verdict (see logend.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* sigabbrev_np */
 #include "logend.h"
 #include "diag.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* logend.h - is the log complete?  libmtrace ends every log it finishes
  * with "#e REASON [key=value ...]" (doc/format.md): exit, muntrace, exec,
  * or signal with sig=N.  An extended log (one with "#v") without a whole

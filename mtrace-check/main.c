@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c - mtrace-check: a C reimplementation of glibc's mtrace(1) Perl
  * checker that also reads libmtrace's call stacks.  This file wires the
  * parts together: options, operands, the reader, the replay, the report,
  * once per log.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "diag.h"
 #include "classreport.h"
 #include "engine.h"

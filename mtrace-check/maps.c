@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maps.c - insert-only hash maps (see maps.h).  Linear probing, load kept
  * under 70%.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "maps.h"
 
 #include <stdlib.h>

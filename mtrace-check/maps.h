@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maps.h - two small insert-only hash maps used for caches and id lookups:
  * strmap (byte-string key -> pointer) and u64map (64-bit key -> pointer).
  * Neither ever deletes: they hold things that live until the end (cache
  * entries, module and stack records), whose number follows distinct values
  * in the log, not its length.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_MAPS_H
 #define MTC_MAPS_H
 

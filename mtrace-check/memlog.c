@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* memlog.c - reads a libmtrace report (doc/report.md) and prints it again
  * with the source location of every frame: each frame line
  *   "  #K NAME+0xSYMOFF (MODULE+0xOFF)"
@@ -5,7 +6,7 @@
  * inlined at that place follow on lines of their own.  Every other line
  * is copied as it is.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "memlog.h"
 #include "diag.h"
 #include "symbolizer.h"

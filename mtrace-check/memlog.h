@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* memlog.h - libmtrace reports (doc/report.md) printed again with file:line
  * for every frame.  mtrace-check takes a report in place of a log.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_MEMLOG_H
 #define MTC_MEMLOG_H
 

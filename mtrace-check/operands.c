@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operands.c - telling BINARY from a LOG (see operands.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "operands.h"
 #include "memlog.h"
 #include "mtrace-format.h"

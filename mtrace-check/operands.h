@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operands.h - which command-line operand is the traced program.
  *
  * With one operand it is a LOG.  With more, the first is BINARY, as with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* options.h - command line of mtrace-check:
  *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
  *                [--show-reachable] [--fail-on=CLASSES]

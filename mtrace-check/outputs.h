@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* outputs.h - what mtrace-check writes besides its report, from the same
  * replay: the HTML report (--html) and folded stacks (--folded), both
  * drawn from a timeline (timeline.h) the engine feeds; and the progress
  * line of long checks (progress.h).  main.c calls these around the replay.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_OUTPUTS_H
 #define MTC_OUTPUTS_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* progress.h - a progress line on standard error for long checks:
  *     mtrace-check: 123 MiB of 456 MiB (27%), 80.1 MiB/s, 4 s left
  * only on a terminal (isatty(2)), only once the check has run for a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* records.h - the extension records of doc/format.md ("#v", "#p", "#m",
  * "#u", "#f", "#s") and what they describe: the modules of the traced
  * process, the names dladdr() gave to frames, and the distinct call stacks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* replay.c - one thread, or several joined by a ring of segments (see
  * replay.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* replay.h - every line of a log through the engine, on one thread or on
  * several.  The feeder (feeder.h) cuts the log into segments; with more
  * than one thread, each thread takes the next segment, replays it on its

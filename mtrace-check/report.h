@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.h - everything mtrace-check prints on standard output, in one of
  * two shapes:
  *   - text: byte for byte what glibc's Perl checker prints (warnings as

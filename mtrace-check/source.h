@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* source.h - the bytes of a log, wherever they are: a file, a pipe,
  * standard input or a device, plain or compressed with zstd or gzip.
  * Compression is told by the first bytes (the formats' magic numbers),

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* speculate.c - replaying segments on their own and applying them in
  * order (see speculate.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "speculate.h"
 #include "fields.h"
 #include "mtrace-format.h"

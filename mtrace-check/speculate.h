@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* speculate.h - replaying a segment of the log (feeder.h) without the
  * state before it, so that several segments replay at once on several
  * threads, and applying each result to the engine in log order.

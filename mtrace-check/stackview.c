@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stackview.c - readable frames for a recorded stack (see stackview.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "stackview.h"
 #include "diag.h"
 #include "symbolizer.h"

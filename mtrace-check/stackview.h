@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stackview.h - a recorded stack turned into frames a person can read:
  * function, file and line for each return address, inlined calls
  * expanded, names demangled, falling back to the "#f" names of the log
  * where the module file has nothing (missing, stripped, or not the file
  * that was traced, as told by its build-id).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_STACKVIEW_H
 #define MTC_STACKVIEW_H
 

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* strpool.c - reference-counted string interning (see strpool.h).
  * Linear probing with backward-shift deletion, so no tombstones pile up in
  * a long run of allocations and frees.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "strpool.h"
 
 #include <stdlib.h>

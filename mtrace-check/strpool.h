@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* strpool.h - reference-counted string interning.  A traced program calls
  * malloc from a handful of places, so the WHERE field of millions of events
  * takes only a few distinct values: each live block keeps a small id instead
  * of its own copy, and a string is dropped when its last block is freed, so
  * memory follows the live blocks, not the log.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_STRPOOL_H
 #define MTC_STRPOOL_H
 

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* suppress.h - leak suppressions in LeakSanitizer's syntax ("leak:PATTERN"
  * lines; '#' comments, blank lines and other sanitizers' kinds are
  * skipped) from --suppressions files and from the log's "#C suppression"
  * records.  A stack is suppressed when a pattern matches the function,
  * source file or module of one of its frames (include/mtrace-suppress.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_SUPPRESS_H
 #define MTC_SUPPRESS_H
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* symbolizer.c - libbfd-based symbolization (see symbolizer.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #define PACKAGE "mtrace-check" /* bfd.h insists on a config.h */
 #define PACKAGE_VERSION "1"
 #include <bfd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* symbolizer.h - addresses to source locations through libbfd, in-process.
  *
  * Two questions are answered, both with one open bfd per file (libbfd keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* table.h - the table of live blocks, keyed by the address *string* of
  * the log.  The Perl checker keys its hash by the field text, so "0x10"
  * and "0x010" are different blocks there and must be here too; short keys

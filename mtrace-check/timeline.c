@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* timeline.c - live bytes over time, the peak snapshot, per-stack totals
  * and the temporal intervals (see timeline.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "timeline.h"
 #include "fields.h"
 #include "mtrace-format.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* timeline.h - what the pictures need beyond the leak table (the HTML
  * report, the folded stacks): per allocation stack, what it allocated in
  * all, what it holds at the end and what it held at the peak; live bytes

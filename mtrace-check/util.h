@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* util.h - small helpers shared by every part of mtrace-check: checked
  * allocation, byte slices (log fields may contain NUL bytes, so strings are
  * carried as pointer + length, never as C strings), and a string hash.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_UTIL_H
 #define MTC_UTIL_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verdict.h - the reachability verdicts a libmtrace log carries ("#C" and
  * "#c" records, doc/format.md): which live block the in-process scan
  * found still reachable, possibly lost, indirectly or definitely lost.

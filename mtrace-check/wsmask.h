@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wsmask.h - whitespace and newline bitmaps of 64 bytes, the inner step of
  * splitters (fields.c, and the segment replay's loop in speculate.c);
  * inline because it runs once per line or per 64 bytes of the log.
  * "Whitespace" is Perl's split(' ') set: \t \n \v \f \r and space.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_WSMASK_H
 #define MTC_WSMASK_H
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* zsource.c - zstd and gzip decompression for source.c (see zsource.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "zsource.h"
 #include "diag.h"
 #include "util.h"

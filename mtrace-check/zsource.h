@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* zsource.h - streaming decompression of zstd and gzip logs (libzstd,
  * zlib) for source.c.  Concatenated frames (zstd) and members (gzip) are
  * read one after the other, as zstdcat and zcat do.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef MTC_ZSOURCE_H
 #define MTC_ZSOURCE_H
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian packages libmtrace builds, tests and benchmarks with.
 # Used by `make deps` and by CI.  chromium: the HTML report's browser test
 # (tests/html), headless, driven over a pipe with python3 alone.
-# GPL-3.0-or-later.
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libzstd-dev zlib1g-dev zstd libdeflate-dev

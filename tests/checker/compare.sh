@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # compare.sh - mtrace-check against glibc's /usr/bin/mtrace.
 #
 # Builds the programs in progs/ (PIE and -no-pie), runs them under glibc's

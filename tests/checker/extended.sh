@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # extended.sh - part of compare.sh (sourced): logs written by libmtrace.so.
 # The Perl script's output must be a prefix of mtrace-check's, with the
 # same status; every resolved frame must agree with addr2line -C -f -i on
@@ -5,7 +6,7 @@
 # at the lines marked "CALL:" in the sources; a leak in a plugin that was
 # dlclose()d must resolve to plugin.c.
 #
-# Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 the libmtrace authors.
 
 if [ ! -e "$LIBMTRACE" ]; then
 	echo "== extended logs: skipped (libmtrace/libmtrace.so not built)"

@@ -1,11 +1,12 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gen-logs.pl - writes odd MALLOC_TRACE logs for compare.sh into DIR:
 # hand-made lines exercising the Perl checker's quirks, random logs, and
 # mutations of the real logs given after DIR.  Deterministic (fixed seed).
 # Only the input is made here; the expected output always comes from
 # running /usr/bin/mtrace on it.
 #
-# Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+# Copyright (C) 2026 the libmtrace authors.
 use strict;
 use warnings;
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # reading.sh - mtrace-check's reading side, end to end:
 #   - completeness: a libmtrace log cut at every byte is said to end early
 #     (text, stderr, JSON "complete": false) unless the cut keeps a whole

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # speed.sh - time mtrace-check against glibc's /usr/bin/mtrace on a log of
 # about a million lines written by glibc's tracer for the 4-thread program
 # (progs/threads.c), after checking that both print the same report.  Not

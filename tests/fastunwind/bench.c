@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench.c - nanoseconds per backtrace of a 14-frame and a 32-frame stack:
  * fastunwind against libunwind's unw_backtrace (with the per-thread cache
  * libmtrace selects).  Rounds interleave the unwinders; the median round is
  * reported, in this thread's CPU time (other load on a shared machine
  * counts less) and in wall-clock time.  (glibc's backtrace() is left out:
  * linked with libunwind, its _Unwind_Backtrace is libunwind's.)
- * Usage: bench [ITERATIONS-PER-ROUND].  GPL-3.0-or-later. */
+ * Usage: bench [ITERATIONS-PER-ROUND]. */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "compare.h"

@@ -1,4 +1,5 @@
-/* compare.c - see compare.h.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* compare.c - see compare.h. */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "compare.h"

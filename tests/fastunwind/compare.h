@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* compare.h - runs fastunwind_backtrace and libunwind's unw_backtrace from
- * one call site and compares their frames.  GPL-3.0-or-later. */
+ * one call site and compares their frames. */
 #ifndef FU_COMPARE_H
 #define FU_COMPARE_H
 #include <stddef.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 // cxx.cc - C++ for the fastunwind tests: template recursion, lambdas
 // through std::function, unwinding inside a catch block and inside a
-// destructor run while an exception propagates.  GPL-3.0-or-later.
+// destructor run while an exception propagates.
 #include "compare.h"
 #include <functional>
 #include <stdexcept>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pltlib.c - a library linked to the fastunwind tests, whose exported
- * functions call each other through the PLT.  GPL-3.0-or-later. */
+ * functions call each other through the PLT. */
 int pltlib_inner(int depth, void (*cb)(void *), void *arg);
 int pltlib_outer(int depth, void (*cb)(void *), void *arg);
 

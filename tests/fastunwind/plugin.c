@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plugin.c - a module the fastunwind tests dlopen: a chain of frames in
  * it, ending in the caller's callback.  Built twice, the second time with
- * PAD set for other frame sizes at the same addresses.  GPL-3.0-or-later. */
+ * PAD set for other frame sizes at the same addresses. */
 #include <alloca.h>
 #include <string.h>
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_fastunwind.c - Check suite: fastunwind_backtrace against libunwind's
  * unw_backtrace, frame for frame, on -O2 code without frame pointers.
- * GPL-3.0-or-later. */
+ */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "compare.h"

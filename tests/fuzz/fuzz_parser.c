@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_parser.c - libFuzzer harness for mtrace-check's reading side: the
  * reader (mapped or read, plain or compressed), the tokenizer, the
  * Perl-compatible replay (table, string pool, location patterns) on one

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # browser-test.py - mtrace-check's HTML report in a real browser: headless
 # Chromium (Debian's package) driven through the DevTools protocol over a
 # pipe (cdp.py).  For a freshly traced program (progs/phases.c), the

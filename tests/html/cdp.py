@@ -1,7 +1,8 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cdp.py - a small client of the Chrome DevTools Protocol over a pipe
 # (chromium --remote-debugging-pipe: commands on descriptor 3, answers on
 # descriptor 4, each message a JSON text ended by a NUL byte).  Only the
-# Python standard library: no websocket, no npm.  GPL-3.0-or-later.
+# Python standard library: no websocket, no npm.
 
 import json
 import os

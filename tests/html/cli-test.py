@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # cli-test.py - libmtrace's "#t" time records in a real log, and
 # mtrace-check's --folded, --html and progress line from the command line:
 #   - "#t": one after the header, nondecreasing in one thread, spanning at

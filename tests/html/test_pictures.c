@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_pictures.c - Check suite for what the HTML report and the folded
  * stacks are drawn from: the timeline (timeline.c) fed by the engine, the
  * folded output (folded.c) against a hand-checked log, the progress line's
@@ -5,7 +6,7 @@
  * the temporal intervals are compared with a brute-force model of the
  * same random logs.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE
 #include "engine.h"
 #include "folded.h"

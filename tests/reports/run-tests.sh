@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Report tests (issue 4): traced programs run as subprocesses with
 # LD_PRELOAD; their reports are read back and compared with what each
-# program is built to do.  GPL-3.0-or-later.
+# program is built to do.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

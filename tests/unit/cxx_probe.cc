@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 // cxx_probe.cc - a C++ function with a mangled, exported name for the
 // frametab demangling test.  No library code is used, so the runner needs
-// no libstdc++.  GPL-3.0-or-later.
+// no libstdc++.
 #include <stdint.h>
 
 namespace mtt

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ehbytes.h - building .eh_frame bytes by hand for the ehframe and cfa
  * suites: LEB128 numbers, CIEs and FDEs, and a copy of them placed right
  * before an unreadable page, so that any read past their end crashes the
- * test instead of passing unnoticed.  GPL-3.0-or-later. */
+ * test instead of passing unnoticed. */
 #ifndef EHBYTES_H
 #define EHBYTES_H
 #include "unit.h"

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c - runs every unit suite; exit status is non-zero on a failure.
- * GPL-3.0-or-later. */
+ */
 #include "unit.h"
 
 int main(void)

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cfa.c - cfa.h on hand-made call frame instructions: each DW_CFA
  * operation the interpreter follows, the expressions it recognises, the
  * rows it stops at, and malformed instructions it must refuse.  Every
  * function here is a hand-made FDE for [0x1000, 0x1100) whose CIE says
  * CFA = RSP + 8, return address at CFA - 8 (unless a test gives others).
- * GPL-3.0-or-later. */
+ */
 #include "cfa.h"
 #include "ehbytes.h"
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cmap.c - the insert-only hash set (cmap.h): lookups, duplicates,
  * sequence ids, growth, colliding hashes and concurrent inserts.
- * GPL-3.0-or-later. */
+ */
 #include "unit.h"
 #include "cmap.h"
 #include <pthread.h>

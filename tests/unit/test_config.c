@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_config.c - MEMLEAK_CONFIG parsing (config.h): every option, the
  * bounds, combinations, empty items and exactly one warning per problem.
- * GPL-3.0-or-later. */
+ */
 #include "unit.h"
 #include "config.h"
 #include <signal.h>

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_ehframe.c - ehframe.h on hand-made bytes: LEB128 numbers, pointer
  * encodings, CIEs and FDEs with their augmentations, the .eh_frame_hdr
  * search table, and malformed input that must be refused without reading
  * past its extent (the bytes sit right before an unreadable page).
- * GPL-3.0-or-later. */
+ */
 #include "ehbytes.h"
 #include "ehframe.h"
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_fmt.c - fmt.h against snprintf over edge and random values.
- * GPL-3.0-or-later. */
+ */
 #include "unit.h"
 #include "fmt.h"
 #include <inttypes.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_frametab.c - frametab.h: module, offset, demangled symbol and
  * glibc's WHERE string of code addresses, each checked against dladdr
- * and snprintf.  GPL-3.0-or-later. */
+ * and snprintf. */
 #define _GNU_SOURCE
 #include "unit.h"
 #include "frametab.h"

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_livetab.c - livetab.h against a plain reference model: insert,
  * remove, count, sizes of 4 GiB and more, colliding keys, the visit of
- * the live set and concurrent use.  GPL-3.0-or-later. */
+ * the live set and concurrent use. */
 #include "unit.h"
 #include "livetab.h"
 #include <pthread.h>

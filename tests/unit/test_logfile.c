@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_logfile.c - logfile.h: %p expansion, and which name logfile_open
  * takes when the plain path is free, locked by another open file or
  * process, or holds the log of this very process (its header names our
- * pid).  GPL-3.0-or-later. */
+ * pid). */
 #define _GNU_SOURCE
 #include "unit.h"
 #include "logfile.h"

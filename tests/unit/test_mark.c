@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_mark.c - the reachability core (mark.h, classify.h) on synthetic
  * graphs: blocks are ordinary heap memory of the test runner, roots are
  * arrays of words; each test builds a graph, marks and classifies it and
  * checks the class of every block against what valgrind's memcheck
- * defines.  GPL-3.0-or-later. */
+ * defines. */
 #include "unit.h"
 #include "classify.h"
 #include "mark.h"

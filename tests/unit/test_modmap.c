@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_modmap.c - modmap.h: modules of the runner, libc and a dlopen()ed
  * probe.so, their bias, extent, path and build-id (read from the files
- * on disk here), and unload marking after dlclose().  GPL-3.0-or-later. */
+ * on disk here), and unload marking after dlclose(). */
 #define _GNU_SOURCE
 #include "unit.h"
 #include "modmap.h"

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_sampler.c - sampler.h: its arithmetic against libm, how often
  * blocks of each size are recorded, and that the weights make unbiased
- * estimates of bytes and blocks.  GPL-3.0-or-later. */
+ * estimates of bytes and blocks. */
 #include "unit.h"
 #include "sampler.h"
 #include <math.h>

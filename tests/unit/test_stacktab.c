@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_stacktab.c - stacktab.h: deduplication, ids, lookup by id, and the
  * frames each stack is resolved to (checked against our own
- * dl_iterate_phdr walk).  GPL-3.0-or-later. */
+ * dl_iterate_phdr walk). */
 #define _GNU_SOURCE
 #include "unit.h"
 #include "stacktab.h"

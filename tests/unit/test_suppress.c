@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_suppress.c - LeakSanitizer's suppression syntax (suppress.h): the
  * pattern match and the parsing of a suppressions file.
- * GPL-3.0-or-later. */
+ */
 #include "unit.h"
 #include "suppress.h"
 #include <string.h>

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_threadlog.c - threadlog.h: tags and pending lines, hand-over when
  * full, settling another thread's line, stale tags, direct mode, the
  * order of every thread's lines under concurrent settles, and the tagged
- * live table (livetab.h) that carries the tags.  GPL-3.0-or-later. */
+ * live table (livetab.h) that carries the tags. */
 #include "unit.h"
 #include "livetab.h"
 #include "threadlog.h"

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_writer.c - writer.h: buffering with flushes mid-line, byte-exact
  * output through files and pipes, failures (ENOSPC, EAGAIN, EPIPE), EINTR
  * and short writes (injected, and real ones from signals), descriptor
- * guarding.  GPL-3.0-or-later. */
+ * guarding. */
 #define _GNU_SOURCE
 #include "unit.h"
 #include "writer.h"

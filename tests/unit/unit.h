@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unit.h - shared declarations of the libmtrace unit suites.
- * GPL-3.0-or-later. */
+ */
 #ifndef UNIT_H
 #define UNIT_H
 #include "ut.h" /* the shared scaffold: UT_CHECK, ut_main, ut_seed */

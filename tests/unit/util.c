@@ -1,4 +1,5 @@
-/* util.c - helpers shared by the unit suites.  GPL-3.0-or-later. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* util.c - helpers shared by the unit suites. */
 #define _GNU_SOURCE
 #include "unit.h"
 #include <elf.h>

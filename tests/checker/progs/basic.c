@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* basic.c - single-threaded allocation patterns for the comparison tests:
  * leaks from malloc, calloc, realloc, strdup (a libc caller), memalign,
  * frees and reallocs of blocks allocated before mtrace() (glibc's checker
  * warns "was never alloc'd"), and an early muntrace().
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include <malloc.h>
 #include <mcheck.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 // cxx.cc - C++ allocations: operator new inside libstdc++ is the caller
 // glibc's tracer records, templates and member functions allocate.
 //
-// Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later.
+// Copyright (C) 2026 the libmtrace authors.
 #include <mcheck.h>
 #include <string>
 #include <vector>

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* optimized.c - built with -O2: inlined helpers and loops give addr2line
  * answers with "(discriminator N)", which the checker must print as is.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include <mcheck.h>
 #include <stdlib.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plugin.c - a shared object whose allocations come from a module other
  * than the executable (the WHERE field names plugin.so). */
 #include <stdlib.h>

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* threads.c - 4 threads that allocate blocks and hand them to each other
  * to free.  glibc's tracer logs a free after the real free, so another
  * thread can receive the same address and log its "+" first: the log is
  * full of "duplicate" and "never alloc'd" lines, which the checker must
  * reproduce exactly.  Usage: threads [ROUNDS] (default 20000).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include <mcheck.h>
 #include <pthread.h>
 #include <stdatomic.h>

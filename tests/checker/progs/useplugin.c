@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* useplugin.c - dlopen()s ./plugin.so (path in argv[1]), leaks from it,
  * then dlclose()s it before exit.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include <dlfcn.h>
 #include <mcheck.h>
 #include <stdio.h>

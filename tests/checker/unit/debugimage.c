@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: decompressed debug images (debugimage.c) give the stack
  * report the frames libbfd gives from the file itself.  The same program
  * is built twice, with its DWARF compressed (-gz=zlib) and not; every
  * return address in its text is looked up in both, function, file, line
  * and inline chain compared.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
 #include "debugimage.h"
 #include "symbolizer.h"

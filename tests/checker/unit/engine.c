@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: the replay engine (engine.c) and its report, with expected
  * text built from the Perl script's printf formats (the parallel replay
  * is checked against it in replay.c).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
 #include "engine.h"
 #include "symbolizer.h"

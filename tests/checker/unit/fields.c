@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: tokenizer and number parsers (fields.c).
  * Expected values of perl_hex are what perl 5.36 prints for
  * printf "%#018x", hex($s) (checked by hand with perl -e).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
 #include "fields.h"
 

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: the Perl checker's location() patterns (location.c) and the
  * parsing of ld.so's list (ldtrace.c).  Expected captures are what perl
  * 5.36 gives for the script's regexes on the same strings.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
 #include "ldtrace.h"
 #include "location.h"

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: the log's bytes (source.c, zsource.c) and their cutting
  * into segments (feeder.c): whole lines in every segment, mapped or read,
  * at every segment size; lines longer than the limit skipped with a
  * marker in constant memory; zstd and gzip told by their magic numbers,
  * concatenated, cut short and corrupt.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
 #include "feeder.h"
 #include "source.h"

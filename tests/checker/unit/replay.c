@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: the parallel replay (replay.c, speculate.c) must print
  * exactly what the replay of every line on one thread prints, text and
  * JSON, for logs made to break it: warnings across segment boundaries,

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: the table of live blocks (table.c) against a plain array,
  * over random insertions and removals with colliding, long and empty keys.
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
 #include "table.h"
 

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unit.h - the Check unit suites of mtrace-check: each suite file
  * (unit/NAME.c, built into build/unit_NAME) defines make_suite() and gets
  * main() from here; the runner is the shared one (tests/common/ut.h).
  *
- * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+ * Copyright (C) 2026 the libmtrace authors. */
 #ifndef UNIT_H
 #define UNIT_H
 

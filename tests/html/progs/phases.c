@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* phases.c - a traced program with a shape for the HTML report's tests:
  * it builds an index (the peak), drops it, then leaks from two places
  * while churning temporaries, pausing between rounds so the log's "#t"
- * records spread over time.  GPL-3.0-or-later. */
+ * records spread over time. */
 #include <mcheck.h>
 #include <stdio.h>
 #include <stdlib.h>

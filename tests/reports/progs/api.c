@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* api.c - uses memleak.h.  "./api steady" runs a loop that frees what it
  * allocates under MEMLEAK_ASSERT_NO_GROWTH; "./api leak" leaks 64 bytes a
  * round after the warm-up, which must abort with a report.  Both print
- * what the API reports.  GPL-3.0-or-later. */
+ * what the API reports. */
 #include <memleak.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* idle.c - allocates 4242 bytes, says so, then blocks in read() until its
  * standard input closes.  Output through write(2): stdio would allocate a
- * buffer of its own.  GPL-3.0-or-later. */
+ * buffer of its own. */
 #include <stdlib.h>
 #include <unistd.h>
 

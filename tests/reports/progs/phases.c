@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* phases.c - three phases with known growth, a report after each:
  *   phase 1: +10 blocks of 100 bytes (grow_small)
  *   phase 2: +5 blocks of 1000 bytes (grow_large), -5 of phase 1's
  *   phase 3: -5 of phase 2's blocks
  * mtrace() starts collection; two later mtrace() calls and muntrace() write
- * the three reports.  GPL-3.0-or-later. */
+ * the three reports. */
 #include <mcheck.h>
 #include <stdlib.h>
 

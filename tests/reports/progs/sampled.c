@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sampled.c - a program whose live heap is made of a few stacks of known
  * shapes: many small blocks, medium blocks, blocks of mixed sizes, blocks
  * larger than the sampling rate, a small stack below 5% of the heap, and
@@ -5,7 +6,7 @@
  * reports must agree within 10% on every stack holding 5% of the live
  * bytes.  mtrace() starts collection; the second mtrace() writes the
  * report.  "sampled leak" leaves the blocks unfreed at exit.
- * GPL-3.0-or-later. */
+ */
 #include <mcheck.h>
 #include <stdint.h>
 #include <stdlib.h>

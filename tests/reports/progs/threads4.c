@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* threads4.c - four threads, each keeps 100 blocks of (thread + 1) * 16
  * bytes and frees 50 of another thread's earlier blocks; then a report.
- * Expected live: 4 * 100 blocks minus 4 * 50.  GPL-3.0-or-later. */
+ * Expected live: 4 * 100 blocks minus 4 * 50. */
 #include <mcheck.h>
 #include <pthread.h>
 #include <stdlib.h>
