@@ -81,6 +81,7 @@ size_t ownmaps_count(void)
 size_t ownmaps_copy(struct addr_range *out, size_t n)
 {
     size_t k = count < n ? count : n;
-    memcpy(out, ranges, k * sizeof *out);
+    if (k) /* out may be NULL when only the count is asked for */
+        memcpy(out, ranges, k * sizeof *out);
     return k;
 }
