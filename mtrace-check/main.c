@@ -162,7 +162,8 @@ static int check_logs(char *const *logs, int n, struct options *opt,
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
-    struct options opt;
+    static struct options opt; /* lives as long as the process, as do the
+                                  arrays it points to */
 
     switch (parse_options(argc, argv, &opt)) {
     case OPT_EXIT_OK:

@@ -160,27 +160,28 @@ END_TEST
 
 START_TEST(pointer_bases)
 {
-    int32_t s32 = -0x40;
+    /* -0x40 as sdata4, then zeros: the cut-short cases read up to 7 bytes */
+    int32_t s32[2] = { -0x40, 0 };
     const uint8_t *at;
     uintptr_t v;
     /* pcrel: relative to where the pointer itself is. */
-    ck_assert(read_encoded(&s32, 4, EH_PE_PCREL | EH_PE_SDATA4, &v, &at));
+    ck_assert(read_encoded(s32, 4, EH_PE_PCREL | EH_PE_SDATA4, &v, &at));
     ck_assert(v == (uintptr_t)at - 0x40);
     /* Indirect is returned undereferenced (the caller decides). */
-    ck_assert(read_encoded(&s32, 4, EH_PE_INDIRECT | EH_PE_SDATA4, &v, NULL));
+    ck_assert(read_encoded(s32, 4, EH_PE_INDIRECT | EH_PE_SDATA4, &v, NULL));
     ck_assert(v == (uintptr_t)-0x40);
     /* Omitted: nothing read, 0. */
-    ck_assert(read_encoded(&s32, 0, EH_PE_OMIT, &v, NULL) && v == 0);
+    ck_assert(read_encoded(s32, 0, EH_PE_OMIT, &v, NULL) && v == 0);
     /* Bases we never need (datarel, textrel, funcrel, aligned): refused. */
     static const uint8_t bases[] = { 0x20, 0x30, 0x40, 0x50 };
     for (size_t i = 0; i < sizeof bases; i++)
-        ck_assert_msg(!read_encoded(&s32, 4, bases[i] | EH_PE_SDATA4, &v, NULL),
+        ck_assert_msg(!read_encoded(s32, 4, bases[i] | EH_PE_SDATA4, &v, NULL),
                       "base %#x accepted", bases[i]);
     /* Formats that do not exist, and a cut-short value. */
-    ck_assert(!read_encoded(&s32, 4, 0x05, &v, NULL));
-    ck_assert(!read_encoded(&s32, 4, 0x0d, &v, NULL));
-    ck_assert(!read_encoded(&s32, 3, EH_PE_UDATA4, &v, NULL));
-    ck_assert(!read_encoded(&s32, 7, EH_PE_UDATA8, &v, NULL));
+    ck_assert(!read_encoded(s32, 4, 0x05, &v, NULL));
+    ck_assert(!read_encoded(s32, 4, 0x0d, &v, NULL));
+    ck_assert(!read_encoded(s32, 3, EH_PE_UDATA4, &v, NULL));
+    ck_assert(!read_encoded(s32, 7, EH_PE_UDATA8, &v, NULL));
 }
 END_TEST
 
