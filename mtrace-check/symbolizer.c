@@ -10,6 +10,7 @@
 #include "demangle.h"
 #include "maps.h"
 #include "symbolizer.h"
+#include "symindex.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -22,6 +23,10 @@ struct objfile {
     char *path;
     bfd *abfd;      /* NULL: unusable, addr2line would print nothing */
     asymbol **syms; /* NULL when the file has none */
+    /* Without debug information, the functions are found in this index
+     * of syms rather than by libbfd's scan of all of them per address. */
+    int index_tried;
+    struct symindex *index; /* NULL: libbfd answers */
     char build_id[129];
     struct u64map frames_cache; /* vma -> struct sym_result * */
     /* For the stack report: the file holding the DWARF, with its
@@ -195,10 +200,34 @@ struct line_query {
     unsigned line, discriminator;
 };
 
+/* The index of O's symbols when libbfd would find its functions from
+ * them alone (no debug information), built on the first lookup. */
+static const struct symindex *index_of(struct objfile *o)
+{
+    if (!o->index_tried) {
+        o->index_tried = 1;
+        if (o->abfd && o->syms && symindex_applies(o->abfd))
+            o->index = symindex_build(o->syms);
+    }
+    return o->index;
+}
+
+/* One section's answer for OFF: from IX when given (what libbfd's scan of
+ * the symbol table would say), else from libbfd. */
+static int find_in_section(bfd *abfd, asymbol **syms, const struct symindex *ix,
+                           asection *sec, bfd_vma off, struct line_query *q)
+{
+    memset(q, 0, sizeof *q);
+    if (ix)
+        return symindex_find(ix, sec, off, &q->func, &q->file);
+    return bfd_find_nearest_line_discriminator(
+        abfd, sec, syms, off, &q->file, &q->func, &q->line, &q->discriminator);
+}
+
 /* The first allocated section of ABFD holding PC that yields a line
  * answers. */
-static int find_frame_line(bfd *abfd, asymbol **syms, uint64_t pc,
-                           struct line_query *q)
+static int find_frame_line(bfd *abfd, asymbol **syms, const struct symindex *ix,
+                           uint64_t pc, struct line_query *q)
 {
     for (asection *sec = abfd->sections; sec; sec = sec->next) {
         if ((bfd_section_flags(sec) & SEC_ALLOC) == 0)
@@ -206,10 +235,7 @@ static int find_frame_line(bfd *abfd, asymbol **syms, uint64_t pc,
         bfd_vma vma = bfd_section_vma(sec);
         if (pc < vma || pc >= vma + bfd_section_size(sec))
             continue;
-        memset(q, 0, sizeof *q);
-        if (bfd_find_nearest_line_discriminator(abfd, sec, syms, pc - vma,
-                                                &q->file, &q->func, &q->line,
-                                                &q->discriminator))
+        if (find_in_section(abfd, syms, ix, sec, pc - vma, q))
             return 1;
     }
     return 0;
@@ -217,7 +243,7 @@ static int find_frame_line(bfd *abfd, asymbol **syms, uint64_t pc,
 
 static int find_line(struct objfile *o, uint64_t pc, struct line_query *q)
 {
-    return find_frame_line(o->abfd, o->syms, pc, q);
+    return find_frame_line(o->abfd, o->syms, index_of(o), pc, q);
 }
 
 static char *addr2line_locked(struct objfile *o, uint64_t addr)
@@ -352,10 +378,12 @@ static struct sym_result *resolve(struct objfile *o, uint64_t vma)
         open_image(o);
     bfd *abfd = o->image_bfd ? o->image_bfd : o->abfd;
     asymbol **syms = o->image_bfd ? o->image_syms : o->syms;
-    if (!abfd || !find_frame_line(abfd, syms, fit_to_target(abfd, vma), &q))
+    const struct symindex *ix = o->image_bfd ? NULL : index_of(o);
+    if (!abfd || !find_frame_line(abfd, syms, ix, fit_to_target(abfd, vma), &q))
         return r;
     push_frame(r, &cap, q.func, q.file, q.line);
-    while (r->nframes < MAX_INLINE_DEPTH &&
+    /* No inlined frames without DWARF (libbfd would find none). */
+    while (!ix && r->nframes < MAX_INLINE_DEPTH &&
            bfd_find_inliner_info(abfd, &q.file, &q.func, &q.line)) {
         r->frames[r->nframes - 1].inlined = 1;
         push_frame(r, &cap, q.func, q.file, q.line);
@@ -498,6 +526,7 @@ static void close_objfile(void *p)
         bfd_close(o->image_bfd);
     free(o->image_syms);
     debug_image_free(&o->image);
+    symindex_free(o->index);
     free(o->syms);
     free(o->path);
     free(o);

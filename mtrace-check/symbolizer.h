@@ -12,7 +12,9 @@
  *     function (demangled), file and line, including the chain of inlined
  *     functions (bfd_find_inliner_info), innermost first.
  * Separate debug info (.gnu_debuglink, /usr/lib/debug/.build-id) is followed
- * by libbfd's DWARF reader itself.
+ * by libbfd's DWARF reader itself.  An image without any debug information
+ * is answered from a sorted index of its symbols (symindex.h), with the
+ * function names libbfd would give, without its scan of the whole table.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_SYMBOLIZER_H

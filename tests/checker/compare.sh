@@ -141,6 +141,10 @@ build useplugin gcc -g -O0 "$PROGS/useplugin.c" -ldl
 build cxx-pie g++ -g -O0 "$PROGS/cxx.cc"
 build cxx-nopie g++ -g -O0 -no-pie "$PROGS/cxx.cc"
 build stripped gcc -O0 -s "$PROGS/basic.c"
+# No DWARF, a full symbol table: functions come from the symbol table alone
+# (mtrace-check/symindex.c).
+build nodebug gcc -O2 "$PROGS/optimized.c"
+build cxx-nodebug g++ -O0 "$PROGS/cxx.cc"
 
 echo "== glibc tracer logs, every form of the BINARY argument"
 for v in pie nopie; do
@@ -159,6 +163,10 @@ glibc_traced plugin.log ./useplugin ./plugin.so
 every_form "$OUT" useplugin plugin.log
 glibc_traced stripped.log ./stripped
 every_form "$OUT" stripped stripped.log
+for p in nodebug cxx-nodebug; do
+	glibc_traced $p.log ./$p
+	every_form "$OUT" $p $p.log
+done
 
 echo "== a BINARY that is not the traced program, not ELF, or missing"
 printf 'not an executable\n' >"$OUT/notelf"

@@ -51,6 +51,27 @@ frames_agree_with_addr2line() {
 		exit($bad ? 1 : ($n ? 0 : 2));' <"$1")
 }
 
+# functions_agree_with_addr2line REPORT: every "#k FUNC at FILE:? (MOD+0xOFF)"
+# (a module without line information) names what addr2line -C -f names for
+# OFF-1, at the file it gives.
+functions_agree_with_addr2line() {
+	(cd "$OUT" && perl -e '
+		my ($bad, $n, %seen) = (0, 0);
+		while (<STDIN>) {
+			next unless /^    #\d+ (.*) at (.*):\? \((.*)\+0x([0-9a-f]+)\)$/;
+			my ($func, $file, $mod, $off) = ($1, $2, $3, hex($4));
+			my $key = "$mod $off";
+			$seen{$key} //= `addr2line -C -f -e '\''$mod'\'' 0x@{[sprintf("%x", $off - 1)]}`;
+			my @out = split /\n/, $seen{$key};
+			$n++;
+			next if $out[0] eq $func && $out[1] eq "$file:?";
+			$bad++;
+			print "  function differs from addr2line (@out): $_";
+		}
+		print "  ($n functions checked against addr2line)\n" if $ENV{VERBOSE};
+		exit($bad ? 1 : ($n ? 0 : 2));' <"$1")
+}
+
 # has_frame REPORT REGEX DESCRIPTION
 has_frame() {
 	if grep -Eq "$2" "$1"; then ok; else
@@ -108,6 +129,18 @@ has_frame "$r" "#0 plugin_alloc at .*plugin.c:$(mark "$PROGS/plugin.c" plugin-ma
 	"leak in a dlclose()d plugin"
 has_frame "$r" "plugin_name at .*plugin.c:$(mark "$PROGS/plugin.c" plugin-strdup) " \
 	"strdup called from a dlclose()d plugin"
+
+# Without DWARF: the functions come from the symbol table (symindex.c).
+for p in nodebug cxx-nodebug; do
+	lm_traced lm-$p.log ./$p
+	same_prefix "$OUT" $p lm-$p.log
+	r=$OUT/lm-$p.report
+	cp "$OUT/.c.out" "$r"
+	if functions_agree_with_addr2line "$r"; then ok; else
+		bad "lm-$p: functions disagree with addr2line"; fi
+done
+has_frame "$OUT/lm-cxx-nodebug.report" "#[0-9]+ demo::Box<long>::make\\(int\\) at \\?\\?:\\? \\(" \
+	"a C++ function named from the symbol table"
 
 lm_traced lm-threads.log ./threads-pie 3000
 same_prefix "$OUT" lm-threads.log
