@@ -304,17 +304,21 @@ static void add_tls(struct build *b, const struct roots_plan *p, uintptr_t tp)
     add_dtv(b, tp);
 }
 
-/* The live part of a stack that SP is in: up to the end of its block (a
- * stack the program allocated) or its mapping.  The dead part below is
- * taken out of the anonymous mappings (only that part: the kernel may
- * have merged the mapping with one of the program's above it). */
+/* The live part of a stack that SP is in, from RED bytes below SP: up to
+ * the end of its block (a stack the program allocated) or its mapping.
+ * The dead part below is taken out of the anonymous mappings (only that
+ * part: the kernel may have merged the mapping with one of the program's
+ * above it).  A thread stopped by signal may have live data in the red
+ * zone below its SP; the scanning thread has none there (its SP is that
+ * of an entry point that has made calls since, whose stale words must not
+ * keep blocks reachable). */
 static void add_live_stack(struct build *b, const struct blockset *bs,
-                           uintptr_t sp)
+                           uintptr_t sp, uintptr_t red)
 {
     const struct map_info *m = find_map(b->r, sp);
     if (m == NULL)
         return;
-    uintptr_t lo = sp - RED_ZONE < m->lo ? m->lo : sp - RED_ZONE;
+    uintptr_t lo = sp - red < m->lo ? m->lo : sp - red;
     long i = blockset_find(bs, sp);
     if (i >= 0) { /* a heap block: its memory is no root otherwise */
         add_range(b, lo,
@@ -352,7 +356,7 @@ static void add_thread(struct build *b, const struct roots_plan *p,
             add_range(b, m->lo, m->hi);
         return;
     }
-    add_live_stack(b, bs, t->sp);
+    add_live_stack(b, bs, t->sp, RED_ZONE);
 }
 
 /* A glibc thread stack: its top holds the thread's descriptor (its
@@ -575,7 +579,7 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
         for (size_t k = 0; k < me->nregs; k++)
             add_value(&b, me->regs[k]);
         add_tls(&b, p, me->tp);
-        add_live_stack(&b, bs, me->sp);
+        add_live_stack(&b, bs, me->sp, 0);
         main_stopped |= w->self == pid;
     }
     for (size_t i = 0; i < own->nstacks; i++) {
