@@ -51,6 +51,7 @@ static inline void guard_scope_end(const int *entered)
  * block is left (return, break).  Code that must not run nested tests
  * ENTERED; code that runs either way (start-up) just holds the scope. */
 #define GUARD_SCOPE(entered)                                                   \
-    int entered __attribute__((cleanup(guard_scope_end))) = guard_enter()
+    int entered __attribute__((cleanup(guard_scope_end), unused)) =            \
+        guard_enter()
 
 #endif

@@ -47,8 +47,9 @@ export TSAN_OPTIONS="$common:second_deadlock_stack=1"
 # 2-core machine): the integration tests that repeat a case many times or
 # run big programs are left out of the UBSan run (they pass in make check
 # with the release build), and the ASan build runs the checker's unit
-# suites, not its comparisons with glibc's Perl checker.  Every source file
-# of libmtrace is still exercised under UBSan and the lock-order asserts.
+# suites, not its comparisons with glibc's Perl checker, and the TSan build
+# runs libmtrace's unit suites only.  Every source file of libmtrace is
+# still exercised under UBSan and the lock-order asserts.
 quick=${SANITIZE_QUICK:+1}
 heavy="sigjump fork-dlopen real-bash-fds fork-threads bigheap verdict-signal-storm
 zstd-exit-paths threads cxx-demangle async-unwind zstd-exec signal-prof zstd-threads
@@ -70,7 +71,11 @@ for v in "$@"; do
 			unit fastunwind checker${quick:+:unit}
 		;;
 	tsan)
-		bash "$top/scripts/variant.sh" tsan "SAN=thread" unit checker:unit
+		if [ -n "$quick" ]; then
+			bash "$top/scripts/variant.sh" tsan "SAN=thread" unit
+		else
+			bash "$top/scripts/variant.sh" tsan "SAN=thread" unit checker:unit
+		fi
 		;;
 	*)
 		echo "sanitize.sh: unknown build '$v' (ubsan, asan, tsan)" >&2
