@@ -164,16 +164,38 @@ const struct class_sums *classview_sums(const struct class_view *cv)
     return &cv->sums;
 }
 
-void class_sums_json(FILE *out, const struct class_sums *s)
+size_t classview_nrecords(const struct class_view *cv)
+{
+    return cv->nrec;
+}
+
+void classview_record(const struct class_view *cv, size_t i,
+                      struct loss_info *out)
+{
+    const struct loss_record *r = &cv->rec[i];
+    out->cls = r->cls;
+    out->suppressed = r->suppressed >= 0;
+    out->stack = r->stack;
+    out->bytes = r->bytes;
+    out->blocks = r->blocks;
+}
+
+const char *class_key(enum leak_class c)
 {
     static const char *const keys[CLASS_COUNT] = { "unknown", "still_reachable",
                                                    "possibly_lost",
                                                    "indirectly_lost",
                                                    "definitely_lost" };
+    return keys[c];
+}
+
+void class_sums_json(FILE *out, const struct class_sums *s)
+{
     fputs(",\"classes\":{", out);
     for (int c = CLASS_COUNT - 1; c >= 0; c--)
         fprintf(out, "\"%s\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64 "},",
-                keys[c], s->sum[c].bytes, s->sum[c].blocks);
+                class_key((enum leak_class)c), s->sum[c].bytes,
+                s->sum[c].blocks);
     fprintf(out,
             "\"suppressed\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64 "}}",
             s->suppressed.bytes, s->suppressed.blocks);
