@@ -52,8 +52,7 @@ int outputs_end(struct outputs *x, struct engine *e)
     if (x->timeline) {
         tl_finish(&x->tl, &e->table, e->nr);
         if (x->opt->html) {
-            /* No reachability classes yet: verdicts (#c) fill them. */
-            struct html_source src = { x->opt->log, x->opt->binary, NULL, 0 };
+            struct html_source src = { x->opt->log, x->opt->binary };
             progress_phase("writing the HTML report");
             err |= html_write(x->opt->html, e, &x->tl, &src);
         }
