@@ -180,6 +180,23 @@ void classview_record(const struct class_view *cv, size_t i,
     out->blocks = r->blocks;
 }
 
+int class_is_leak(enum leak_class c)
+{
+    return c == CLASS_DEFINITE || c == CLASS_INDIRECT || c == CLASS_POSSIBLE;
+}
+
+uint64_t *classview_lost_bytes(const struct class_view *cv, size_t n)
+{
+    uint64_t *w = xcalloc(n + 1, sizeof *w);
+    for (size_t i = 0; i < cv->nrec; i++) {
+        const struct loss_record *r = &cv->rec[i];
+        size_t k = (size_t)(r->stack + 1);
+        if (k < n && r->suppressed < 0 && class_is_leak(r->cls))
+            w[k] = add_sat(w[k], r->bytes);
+    }
+    return w;
+}
+
 const char *class_key(enum leak_class c)
 {
     static const char *const keys[CLASS_COUNT] = { "unknown", "still_reachable",

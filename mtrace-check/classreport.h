@@ -62,6 +62,13 @@ struct loss_info {
 size_t classview_nrecords(const struct class_view *cv);
 void classview_record(const struct class_view *cv, size_t i,
                       struct loss_info *out);
+/* Whether class C is a leak: definitely, indirectly or possibly lost (the
+ * loss records of valgrind's LEAK SUMMARY).  The pictures call these, and
+ * only these, leaks. */
+int class_is_leak(enum leak_class c);
+/* The bytes of leaks (class_is_leak, not suppressed) per stack index + 1,
+ * for N such indexes (0: blocks without a stack); free() it. */
+uint64_t *classview_lost_bytes(const struct class_view *cv, size_t n);
 /* Whether the leaks found make the run fail (--fail-on). */
 int classview_fails(const struct class_view *cv);
 

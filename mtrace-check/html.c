@@ -349,14 +349,10 @@ static void write_summary(FILE *o, struct engine *e, const struct timeline *tl,
 /* ---- reachability classes --------------------------------------------- */
 
 /* The summary's order (the LEAK SUMMARY's); "lost" marks what the page
- * calls leaks: definitely, indirectly and possibly lost, as the loss
- * records of the text report (not classified blocks are listed apart). */
-static const struct {
-    enum leak_class cls;
-    int lost;
-} page_classes[] = {
-    { CLASS_DEFINITE, 1 },  { CLASS_INDIRECT, 1 }, { CLASS_POSSIBLE, 1 },
-    { CLASS_REACHABLE, 0 }, { CLASS_UNKNOWN, 0 },
+ * calls leaks (class_is_leak). */
+static const enum leak_class page_classes[] = {
+    CLASS_DEFINITE,  CLASS_INDIRECT, CLASS_POSSIBLE,
+    CLASS_REACHABLE, CLASS_UNKNOWN,
 };
 enum { PAGE_SUPPRESSED = sizeof page_classes / sizeof page_classes[0] };
 
@@ -385,8 +381,8 @@ static void write_classes(FILE *o, const struct class_view *cv,
     if (cv) {
         const struct class_sums *s = classview_sums(cv);
         for (size_t i = 0; i < PAGE_SUPPRESSED; i++) {
-            enum leak_class c = page_classes[i].cls;
-            put_class(o, i, class_key(c), class_words(c), page_classes[i].lost,
+            enum leak_class c = page_classes[i];
+            put_class(o, i, class_key(c), class_words(c), class_is_leak(c),
                       &s->sum[c]);
         }
         put_class(o, PAGE_SUPPRESSED, "suppressed", "suppressed", 0,
@@ -403,7 +399,7 @@ static void write_classes(FILE *o, const struct class_view *cv,
             continue;
         size_t slot = PAGE_SUPPRESSED;
         for (size_t c = 0; !r.suppressed && c < PAGE_SUPPRESSED; c++)
-            if (page_classes[c].cls == r.cls)
+            if (page_classes[c] == r.cls)
                 slot = c;
         put_item(o, k++, s);
         put_uitem(o, 1, slot);

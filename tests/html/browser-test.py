@@ -86,12 +86,17 @@ def static_checks(name, text):
 
 
 def folded_from_page(b):
-    """The leaks view as the page's own data has it, in folded form."""
+    """The leaks view as the page's own data has it, in folded form (with
+    verdicts, the definitely, indirectly and possibly lost bytes)."""
     return b.eval("""(() => {
       const D = JSON.parse(document.getElementById('mtc-data').textContent);
       const out = new Map();
+      /* With verdicts, the lost classes' bytes of each stack. */
+      const lost = D.stacks.leak_b.map((v) => (D.classes.length ? 0 : v));
+      for (let k = 0; k < D.loss.length; k += 4)
+        if (D.classes[D.loss[k + 1]].lost) lost[D.loss[k]] += D.loss[k + 2];
       D.stacks.frames.forEach((fr, i) => {
-        const v = D.stacks.leak_b[i];
+        const v = lost[i];
         if (!v) return;
         const key = fr.length ? fr.map((f) => D.frames.name[f]).join(';')
                               : '[no stack recorded]';
@@ -385,6 +390,10 @@ def test_classes(b):
     check("classes: the leaks view weighs only lost bytes",
           flame_total(b) == lost_b and lost_b < totals["leaked_bytes"],
           "%s vs lost %s, live %s" % (flame_total(b), lost_b, totals["leaked_bytes"]))
+    folded = run([CHECKER, "--folded", CLASSES, log]).strip()
+    check("classes: page and --folded hold the same leaks",
+          folded_from_page(b) == folded and "fill_cache" not in folded,
+          "\n%s\n---\n%s" % (folded_from_page(b), folded))
     labels = flame_labels(b)
     check("classes: the leaks view shows the leaks, not the cache",
           "lose_buffer" in labels and "fill_cache" not in labels, labels[:300])

@@ -123,6 +123,19 @@ def test_classes():
           per_stack.get(None) == {"still_reachable": 3}, str(per_stack))
     check("live at the end is still every block",
           sum(data["stacks"]["leak_b"]) == totals["leaked_bytes"] == 1035)
+    # --folded=leaks weighs what the page's leaks view weighs: lost bytes.
+    r = run([CHECKER, "--folded", CLASSES_LOG])
+    folded = dict(l.rsplit(" ", 1) for l in r.stdout.decode().splitlines())
+    # Not the 8 bytes allocated after the scan (load_config), the 512
+    # still reachable (cache_put), the suppressed stack, nor the reachable
+    # block without a stack.
+    check("classes.log --folded: the lost bytes only", folded == {
+        "main;load_config;xmalloc": "256", "main;add_node;xmalloc": "64",
+        "main;cache_put": "48", "main;parse_name": "128"}, str(folded))
+    r = run([CHECKER, "--folded=all", CLASSES_LOG])
+    check("classes.log --folded=all: every allocation, as before",
+          validate("classes.log --folded=all", r.stdout.decode()) ==
+          data["summary"]["alloc_bytes"])
     # A log without verdicts: no classes, as before them.
     hand_page = os.path.join(OUT, "cli-hand.html")
     run([CHECKER, "--quiet", "--html", hand_page, HAND])
@@ -160,8 +173,10 @@ def test_traced():
     for view in ("leaks", "peak", "all"):
         out = run([CHECKER, "--folded=" + view, PHASES, log]).stdout.decode()
         sums[view] = validate("phases --folded=" + view, out)
-    check("folded leaks add up to --json", sums["leaks"] == totals["leaked_bytes"],
-          "%s %s" % (sums["leaks"], totals["leaked_bytes"]))
+    lost = (sum(totals["classes"][k]["bytes"] for k in LOST)
+            if "classes" in totals else totals["leaked_bytes"])
+    check("folded leaks add up to --json's leaks", sums["leaks"] == lost,
+          "%s %s" % (sums["leaks"], lost))
     check("folded peak adds up to the peak", sums["peak"] == summary["peak_bytes"])
     check("folded all adds up to the allocations", sums["all"] == summary["alloc_bytes"])
     check("--html with --folded: stdout is the folded stacks",
