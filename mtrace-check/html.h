@@ -22,7 +22,8 @@ struct html_source {
 };
 
 /* Writes the page for the replayed and finished engine E (engine_finish)
- * and its finished timeline to PATH.  Returns 0, or -1 with a message printed. */
+ * and its finished timeline to PATH.  Returns 0, or -1 with a message
+ * printed. */
 int html_write(const char *path, struct engine *e, const struct timeline *tl,
                const struct html_source *src);
 
