@@ -164,16 +164,55 @@ const struct class_sums *classview_sums(const struct class_view *cv)
     return &cv->sums;
 }
 
-void class_sums_json(FILE *out, const struct class_sums *s)
+size_t classview_nrecords(const struct class_view *cv)
+{
+    return cv->nrec;
+}
+
+void classview_record(const struct class_view *cv, size_t i,
+                      struct loss_info *out)
+{
+    const struct loss_record *r = &cv->rec[i];
+    out->cls = r->cls;
+    out->suppressed = r->suppressed >= 0;
+    out->stack = r->stack;
+    out->bytes = r->bytes;
+    out->blocks = r->blocks;
+}
+
+int class_is_leak(enum leak_class c)
+{
+    return c == CLASS_DEFINITE || c == CLASS_INDIRECT || c == CLASS_POSSIBLE;
+}
+
+uint64_t *classview_lost_bytes(const struct class_view *cv, size_t n)
+{
+    uint64_t *w = xcalloc(n + 1, sizeof *w);
+    for (size_t i = 0; i < cv->nrec; i++) {
+        const struct loss_record *r = &cv->rec[i];
+        size_t k = (size_t)(r->stack + 1);
+        if (k < n && r->suppressed < 0 && class_is_leak(r->cls))
+            w[k] = add_sat(w[k], r->bytes);
+    }
+    return w;
+}
+
+const char *class_key(enum leak_class c)
 {
     static const char *const keys[CLASS_COUNT] = { "unknown", "still_reachable",
                                                    "possibly_lost",
                                                    "indirectly_lost",
                                                    "definitely_lost" };
+    return keys[c];
+}
+
+void class_sums_json(FILE *out, const struct class_sums *s)
+{
     fputs(",\"classes\":{", out);
     for (int c = CLASS_COUNT - 1; c >= 0; c--)
         fprintf(out, "\"%s\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64 "},",
-                keys[c], s->sum[c].bytes, s->sum[c].blocks);
+                class_key((enum leak_class)c), s->sum[c].bytes,
+                s->sum[c].blocks);
     fprintf(out,
             "\"suppressed\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64 "}}",
             s->suppressed.bytes, s->suppressed.blocks);

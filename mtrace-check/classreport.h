@@ -34,6 +34,8 @@ struct class_sums {
 
 /* ",\"classes\":{...}" for the JSON totals. */
 void class_sums_json(FILE *out, const struct class_sums *s);
+/* The key of class C in those totals: "definitely_lost", ... */
+const char *class_key(enum leak_class c);
 
 struct class_view;
 
@@ -49,6 +51,24 @@ enum leak_class classview_class(const struct class_view *cv, size_t i);
 void classview_text(const struct class_view *cv, FILE *out);
 void classview_json(const struct class_view *cv, FILE *out);
 const struct class_sums *classview_sums(const struct class_view *cv);
+/* The loss records, for the pictures (html.h): one per class and
+ * allocation stack, in the text report's order. */
+struct loss_info {
+    enum leak_class cls;
+    int suppressed; /* a suppression took it: counted apart */
+    int32_t stack;  /* index into the log's stacks, -1: none recorded */
+    uint64_t bytes, blocks;
+};
+size_t classview_nrecords(const struct class_view *cv);
+void classview_record(const struct class_view *cv, size_t i,
+                      struct loss_info *out);
+/* Whether class C is a leak: definitely, indirectly or possibly lost (the
+ * loss records of valgrind's LEAK SUMMARY).  The pictures call these, and
+ * only these, leaks. */
+int class_is_leak(enum leak_class c);
+/* The bytes of leaks (class_is_leak, not suppressed) per stack index + 1,
+ * for N such indexes (0: blocks without a stack); free() it. */
+uint64_t *classview_lost_bytes(const struct class_view *cv, size_t n);
 /* Whether the leaks found make the run fail (--fail-on). */
 int classview_fails(const struct class_view *cv);
 

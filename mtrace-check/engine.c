@@ -31,6 +31,7 @@ void engine_destroy(struct engine *e)
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
+    classview_free(e->classes);
 }
 
 void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
@@ -389,7 +390,7 @@ int engine_finish(struct engine *e)
     if (judged && !e->rep->json)
         logend_text(e->rep->out, &e->end, t.held_blocks, t.held_bytes);
     report_end(e->rep, &t);
-    classview_free(cv);
+    e->classes = cv; /* the pictures' too (outputs.h); engine_destroy frees */
     free_views(&g, listed + 1);
     free(blocks);
     return failing;

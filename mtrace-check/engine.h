@@ -28,12 +28,15 @@ struct engine {
     struct ext_store ext;
     struct report *rep;
     uint64_t warnings;
-    struct log_end end;    /* the "#e" record */
-    int line_unterminated; /* the line being read has no newline */
-    struct timeline *tl;   /* fed when set (timeline.h: --html, --folded) */
-    uint64_t bytes;        /* of the log replayed, read by progress.h */
-    struct verdicts verdicts;          /* "#C" and "#c" records        */
+    struct log_end end;       /* the "#e" record */
+    int line_unterminated;    /* the line being read has no newline */
+    struct timeline *tl;      /* fed when set (timeline.h: --html, --folded) */
+    uint64_t bytes;           /* of the log replayed, read by progress.h */
+    struct verdicts verdicts; /* "#C" and "#c" records        */
     const struct class_options *copts; /* how to report them (main.c)  */
+    /* After engine_finish: the leaks by class (classreport.h) when the
+     * log was reported by class, else NULL; the pictures read it. */
+    struct class_view *classes;
 };
 
 void engine_init(struct engine *e, struct report *rep, const char *binary);

@@ -95,15 +95,16 @@ static int by_text(const void *a, const void *b)
                   ((const struct line *)b)->text);
 }
 
-int folded_write(FILE *out, struct ext_store *x, const struct timeline *tl,
-                 enum folded_view v)
+static int write_lines(FILE *out, struct ext_store *x,
+                       const struct timeline *tl, enum folded_view v,
+                       const uint64_t *weights)
 {
     struct line *lines = xcalloc(tl->nstacks + 1, sizeof *lines);
     struct view_frames vf = { 0 };
     size_t n = 0;
 
     for (size_t i = 0; i < tl->nstacks; i++) {
-        uint64_t w = folded_weight(&tl->stacks[i], v);
+        uint64_t w = weights ? weights[i] : folded_weight(&tl->stacks[i], v);
         int32_t stack = (int32_t)i - 1;
         if (w == 0 || (stack >= 0 && (size_t)stack >= x->nstacks))
             continue;
@@ -125,4 +126,16 @@ int folded_write(FILE *out, struct ext_store *x, const struct timeline *tl,
         free(lines[i].text);
     free(lines);
     return ferror(out) ? -1 : 0;
+}
+
+int folded_write(FILE *out, struct ext_store *x, const struct timeline *tl,
+                 enum folded_view v)
+{
+    return write_lines(out, x, tl, v, NULL);
+}
+
+int folded_write_weights(FILE *out, struct ext_store *x,
+                         const struct timeline *tl, const uint64_t *weights)
+{
+    return write_lines(out, x, tl, FOLDED_LEAKS, weights);
 }

@@ -18,7 +18,8 @@
 
 /* What a stack weighs. */
 enum folded_view {
-    FOLDED_LEAKS, /* bytes still allocated at the end of the log */
+    FOLDED_LEAKS, /* bytes still allocated at the end of the log (with
+                     verdicts, the lost ones: folded_write_weights) */
     FOLDED_PEAK,  /* bytes it held when the live total peaked */
     FOLDED_ALL,   /* bytes it allocated in all */
 };
@@ -42,5 +43,10 @@ const char *folded_label(const struct view_frame *f, char *buf, size_t size);
  * or -1 on a write error. */
 int folded_write(FILE *out, struct ext_store *x, const struct timeline *tl,
                  enum folded_view v);
+/* The same with each stack's weight from WEIGHTS, by timeline stack index
+ * (a log with verdicts: the leaks view weighs the lost bytes only,
+ * classview_lost_bytes()). */
+int folded_write_weights(FILE *out, struct ext_store *x,
+                         const struct timeline *tl, const uint64_t *weights);
 
 #endif

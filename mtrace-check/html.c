@@ -10,6 +10,7 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #define _GNU_SOURCE /* open_memstream */
 #include "html.h"
+#include "classreport.h"
 #include "diag.h"
 #include "folded.h"
 #include "json.h"
@@ -74,6 +75,7 @@ struct page {
     size_t *which;
     size_t nwhich;
     long *stack_of; /* timeline stack index -> written index, or -1 */
+    size_t nstack_of;
 };
 
 static const char *base_name(const char *path)
@@ -344,6 +346,69 @@ static void write_summary(FILE *o, struct engine *e, const struct timeline *tl,
         fputs(",\"peak_t\":null,\"duration\":null}", o);
 }
 
+/* ---- reachability classes --------------------------------------------- */
+
+/* The summary's order (the LEAK SUMMARY's); "lost" marks what the page
+ * calls leaks (class_is_leak). */
+static const enum leak_class page_classes[] = {
+    CLASS_DEFINITE,  CLASS_INDIRECT, CLASS_POSSIBLE,
+    CLASS_REACHABLE, CLASS_UNKNOWN,
+};
+enum { PAGE_SUPPRESSED = sizeof page_classes / sizeof page_classes[0] };
+
+static void put_class(FILE *o, size_t i, const char *key, const char *name,
+                      int lost, const struct class_sum *sum)
+{
+    fputs(i ? ",\n{\"key\":" : "\n{\"key\":", o);
+    json_cstring(o, key);
+    fputs(",\"name\":", o);
+    json_cstring(o, name);
+    fputs(lost ? ",\"lost\":true,\"bytes\":" : ",\"lost\":false,\"bytes\":", o);
+    put_u64(o, sum->bytes);
+    fputs(",\"blocks\":", o);
+    put_u64(o, sum->blocks);
+    putc('}', o);
+}
+
+/* "classes": the totals of --json's totals.classes, under the same keys,
+ * and "loss": the loss records as [stack, class, bytes, blocks] runs,
+ * the class an index into "classes" (suppressed records: the last).
+ * Both empty when the log was not reported by class. */
+static void write_classes(FILE *o, const struct class_view *cv,
+                          const struct page *pg)
+{
+    fputs(",\n\"classes\":[", o);
+    if (cv) {
+        const struct class_sums *s = classview_sums(cv);
+        for (size_t i = 0; i < PAGE_SUPPRESSED; i++) {
+            enum leak_class c = page_classes[i];
+            put_class(o, i, class_key(c), class_words(c), class_is_leak(c),
+                      &s->sum[c]);
+        }
+        put_class(o, PAGE_SUPPRESSED, "suppressed", "suppressed", 0,
+                  &s->suppressed);
+    }
+    fputs("],\n\"loss\":[", o);
+    size_t n = cv ? classview_nrecords(cv) : 0;
+    for (size_t i = 0, k = 0; i < n; i++) {
+        struct loss_info r;
+        classview_record(cv, i, &r);
+        size_t t = (size_t)(r.stack + 1);
+        long s = t < pg->nstack_of ? pg->stack_of[t] : -1;
+        if (s < 0) /* cannot be: its blocks went through the timeline */
+            continue;
+        size_t slot = PAGE_SUPPRESSED;
+        for (size_t c = 0; !r.suppressed && c < PAGE_SUPPRESSED; c++)
+            if (page_classes[c] == r.cls)
+                slot = c;
+        put_item(o, k++, s);
+        put_uitem(o, 1, slot);
+        put_uitem(o, 1, r.bytes);
+        put_uitem(o, 1, r.blocks);
+    }
+    putc(']', o);
+}
+
 static int by_frame(const void *pa, const void *pb)
 {
     const struct frame_ref *a = pa, *b = pb;
@@ -389,6 +454,7 @@ static void choose_stacks(struct page *pg, struct engine *e,
 {
     pg->which = xcalloc(tl->nstacks + 1, sizeof *pg->which);
     pg->stack_of = xcalloc(tl->nstacks + 1, sizeof *pg->stack_of);
+    pg->nstack_of = tl->nstacks;
     for (size_t i = 0; i < tl->nstacks; i++) {
         pg->stack_of[i] = -1;
         int valid = i == 0 || i - 1 < e->ext.nstacks;
@@ -409,18 +475,7 @@ static void write_data(FILE *o, struct engine *e, const struct timeline *tl,
     fputs(",\"program\":", o);
     json_cstring(o, e->ext.program);
     write_summary(o, e, tl, pg);
-    /* Reachability classes: the summary shows them as they come. */
-    fputs(",\n\"classes\":[", o);
-    for (size_t i = 0; i < src->nclasses; i++) {
-        fputs(i ? ",{\"name\":" : "{\"name\":", o);
-        json_cstring(o, src->classes[i].name);
-        fputs(",\"bytes\":", o);
-        put_u64(o, src->classes[i].bytes);
-        fputs(",\"blocks\":", o);
-        put_u64(o, src->classes[i].blocks);
-        putc('}', o);
-    }
-    putc(']', o);
+    write_classes(o, e->classes, pg);
     write_stacks(o, e, tl, pg);
     write_frames(o, pg);
     write_series(o, tl);

@@ -4,7 +4,9 @@
  * in by assets.S) and the analysis as one JSON block: the summary, every
  * stack with its frames (function, file:line, module), what each stack
  * leaked, held at the peak and allocated in all, live bytes over time,
- * and the temporal intervals of timeline.h.  doc/html.md describes the
+ * and the temporal intervals of timeline.h; for a log reported by class
+ * (engine.h: e->classes), the class totals and the loss records, so the
+ * page calls leaks what the text report does.  doc/html.md describes the
  * views.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
@@ -13,23 +15,15 @@
 
 #include "engine.h"
 
-/* The leaks of one reachability class (once the log has verdicts): the
- * summary lists them in the order given. */
-struct html_class {
-    const char *name; /* e.g. "definitely lost" */
-    uint64_t bytes, blocks;
-};
-
 /* What the report is about, beyond the engine's state. */
 struct html_source {
     const char *log;
     const char *binary; /* NULL when not given */
-    const struct html_class *classes;
-    size_t nclasses; /* 0: no verdicts in the log */
 };
 
-/* Writes the page for the replayed engine E and its finished timeline
- * to PATH.  Returns 0, or -1 with a message printed. */
+/* Writes the page for the replayed and finished engine E (engine_finish)
+ * and its finished timeline to PATH.  Returns 0, or -1 with a message
+ * printed. */
 int html_write(const char *path, struct engine *e, const struct timeline *tl,
                const struct html_source *src);
 

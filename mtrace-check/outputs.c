@@ -3,12 +3,14 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "outputs.h"
+#include "classreport.h"
 #include "diag.h"
 #include "folded.h"
 #include "html.h"
 #include "progress.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -45,6 +47,19 @@ void outputs_replayed(struct outputs *x)
     progress_phase("resolving stacks");
 }
 
+/* A log reported by class: the leaks are the lost classes' bytes, as in
+ * the text report and the HTML page. */
+static int write_folded(struct outputs *x, struct engine *e)
+{
+    enum folded_view v = (enum folded_view)x->opt->folded_view;
+    if (v != FOLDED_LEAKS || e->classes == NULL)
+        return folded_write(stdout, &e->ext, &x->tl, v);
+    uint64_t *w = classview_lost_bytes(e->classes, x->tl.nstacks);
+    int r = folded_write_weights(stdout, &e->ext, &x->tl, w);
+    free(w);
+    return r;
+}
+
 int outputs_end(struct outputs *x, struct engine *e)
 {
     int err = 0;
@@ -52,14 +67,11 @@ int outputs_end(struct outputs *x, struct engine *e)
     if (x->timeline) {
         tl_finish(&x->tl, &e->table, e->nr);
         if (x->opt->html) {
-            /* No reachability classes yet: verdicts (#c) fill them. */
-            struct html_source src = { x->opt->log, x->opt->binary, NULL, 0 };
+            struct html_source src = { x->opt->log, x->opt->binary };
             progress_phase("writing the HTML report");
             err |= html_write(x->opt->html, e, &x->tl, &src);
         }
-        if (x->opt->folded &&
-            folded_write(stdout, &e->ext, &x->tl,
-                         (enum folded_view)x->opt->folded_view) != 0)
+        if (x->opt->folded && write_folded(x, e) != 0)
             err = -1;
         e->tl = NULL;
         tl_destroy(&x->tl);

@@ -58,8 +58,56 @@
     return fr.length ? fr[fr.length - 1] : NO_STACK;
   }
 
+  /* ---- reachability classes ----------------------------------------- */
+  /* A log reported by class (its reachability verdicts) lists the class
+   * totals of the text report (D.classes, the keys of --json's
+   * totals.classes) and its loss records (D.loss: stack, class, bytes,
+   * blocks).  The page then calls leaks what the text report does: the
+   * classes marked lost.  Without verdicts every block live at the end is
+   * a leak, as in the text report. */
+  const CL = D.classes || [], LOSS = D.loss || [];
+  const byClass = CL.length > 0;
+  const clsB = CL.map(() => new Float64Array(nstacks));
+  const clsN = CL.map(() => new Float64Array(nstacks));
+  for (let k = 0; k < LOSS.length; k += 4) {
+    clsB[LOSS[k + 1]][LOSS[k]] += LOSS[k + 2];
+    clsN[LOSS[k + 1]][LOSS[k]] += LOSS[k + 3];
+  }
+  const lostClasses = CL.map((c, i) => (c.lost ? i : -1)).filter((i) => i >= 0);
+  function classWeights(list) {
+    const b = new Float64Array(nstacks), n = new Float64Array(nstacks);
+    for (const c of list)
+      for (let i = 0; i < nstacks; i++) { b[i] += clsB[c][i]; n[i] += clsN[c][i]; }
+    return { b, n, unit: 'blocks' };
+  }
+  const LOST = byClass ? classWeights(lostClasses) : { b: S.leak_b, n: S.leak_n };
+  const REACH = CL.findIndex((c) => c.key === 'still_reachable');
+  /* The headline: what the text report calls leaks. */
+  const LEAKED = (() => {
+    let bytes = SUM.live_bytes, blocks = SUM.live_blocks, stacks = SUM.leak_stacks;
+    if (byClass) {
+      bytes = blocks = stacks = 0;
+      for (const c of lostClasses) { bytes += CL[c].bytes; blocks += CL[c].blocks; }
+      for (let i = 0; i < nstacks; i++) stacks += LOST.n[i] > 0;
+    }
+    return { bytes, blocks, stacks };
+  })();
+  function classesSaid(list) {
+    if (list.length > 1 && list.every((c) => CL[c].lost))
+      return list.map((c) => CL[c].name.replace(/ lost$/, '')).join(', ') + ' lost';
+    const names = list.map((c) => CL[c].name);
+    return names.length < 2 ? names.join('')
+      : names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
+  }
+  /* The classes ticked, in the summary's order. */
+  function ticked() { return Array.from(state.classes).sort((a, b) => a - b); }
+  function lostOnly(set) {
+    return set.size === lostClasses.length && lostClasses.every((c) => set.has(c));
+  }
+
   /* ---- what each view weighs ---------------------------------------- */
-  const state = { view: 'leaks', range: null, zoom: [], search: '', axis: 't' };
+  const state = { view: 'leaks', range: null, zoom: [], search: '', axis: 't',
+    classes: new Set(lostClasses) };
 
   function rangeWeights(lo, hi) {
     const b = new Float64Array(nstacks), n = new Float64Array(nstacks);
@@ -78,7 +126,9 @@
       case 'peak': return { b: S.peak_b, n: S.peak_n, unit: 'blocks' };
       case 'all': return { b: S.all_b, n: S.all_n, unit: 'allocations' };
       case 'range': return rangeWeights(state.range.lo, state.range.hi);
-      default: return { b: S.leak_b, n: S.leak_n, unit: 'blocks' };
+      default:
+        if (byClass) return classWeights(ticked());
+        return { b: S.leak_b, n: S.leak_n, unit: 'blocks' };
     }
   }
 
@@ -153,10 +203,9 @@
     drawn = [];
     const width = Math.max(box.clientWidth || 0, 300);
     const z = zoomNode();
+    box.dataset.view = state.view;
     if (!tree.v) {
-      box.appendChild(el('div', 'empty', state.view === 'leaks'
-        ? 'No memory leaks: nothing is live at the end of the log.'
-        : 'Nothing to show for this view.'));
+      box.appendChild(el('div', 'empty', emptyText()));
       box.dataset.total = '0';
       renderCrumbs(z);
       updateSearch();
@@ -203,11 +252,24 @@
     box.appendChild(root);
     box.dataset.total = String(tree.v);
     box.dataset.view = state.view;
+    box.dataset.classes = state.view === 'leaks' && byClass
+      ? ticked().map((c) => CL[c].key).join(',') : '';
     box.dataset.zoom = z.f === -1 ? '' : frameName(z.f);
     box.dataset.boxes = String(drawn.length);
     box.dataset.range = state.view === 'range' ? state.range.lo + ',' + state.range.hi : '';
     renderCrumbs(z);
     updateSearch();
+  }
+
+  function emptyText() {
+    if (state.view !== 'leaks') return 'Nothing to show for this view.';
+    if (!byClass) return 'No memory leaks: nothing is live at the end of the log.';
+    if (!lostOnly(state.classes))
+      return state.classes.size ? 'Nothing of these classes is live at the end.'
+        : 'Tick a class to see its blocks.';
+    const r = REACH >= 0 ? CL[REACH] : null;
+    return 'No memory leaks: nothing is lost at the end of the log' +
+      (r && r.blocks ? ' (' + bytes(r.bytes) + ' still reachable: tick it to see where).' : '.');
   }
 
   function renderCrumbs(z) {
@@ -303,8 +365,38 @@
       case 'all': return '\u2014 all allocations: ' + bytes(tree.v);
       case 'range': return '\u2014 allocated between ' + xLabel(rangeStart(state.range.lo)) +
         ' and ' + xLabel(rangeEnd(state.range.hi)) + ', still live at its end: ' + bytes(tree.v);
-      default: return '\u2014 leaks: ' + bytes(tree.v);
+      default:
+        if (!byClass || lostOnly(state.classes))
+          return '\u2014 leaks' + (byClass ? ' (' + classesSaid(lostClasses) + ')' : '') +
+            ': ' + bytes(tree.v);
+        return '\u2014 at the end, ' + (classesSaid(ticked()) ||
+          'no class') + ': ' + bytes(tree.v);
     }
+  }
+
+  /* With verdicts: which classes the end view weighs (the lost ones at
+   * first). */
+  function renderClassFilter() {
+    const box = $('class-filter');
+    if (!byClass) return;
+    box.hidden = false;
+    $('view-leaks-label').textContent = 'Live at the end:';
+    CL.forEach((c, i) => {
+      if (!c.blocks) return;
+      const label = el('label');
+      const cb = el('input');
+      cb.type = 'checkbox';
+      cb.value = c.key;
+      cb.checked = state.classes.has(i);
+      cb.addEventListener('change', () => {
+        if (cb.checked) state.classes.add(i); else state.classes.delete(i);
+        if (state.view !== 'leaks') setView('leaks'); else redrawFlame();
+      });
+      label.appendChild(cb);
+      label.append(' ' + c.name + ' ');
+      label.appendChild(el('span', 'loc', bytes(c.bytes)));
+      box.appendChild(label);
+    });
   }
 
   /* ---- live bytes over time ----------------------------------------- */
@@ -439,13 +531,25 @@
     $('title-program').textContent = D.program || D.binary || '';
     $('title-log').textContent = 'log: ' + D.log;
     const s = $('summary');
-    s.appendChild(card('Leaked at the end', bytes(SUM.live_bytes),
-      count(SUM.live_blocks) + ' blocks from ' + count(SUM.leak_stacks) + ' stacks', SUM.live_bytes > 0));
-    if (D.classes && D.classes.length) {
-      const c = card('By reachability', '', null);
+    const lead = card('Leaked at the end', bytes(LEAKED.bytes),
+      count(LEAKED.blocks) + ' blocks from ' + count(LEAKED.stacks) + ' stacks', LEAKED.bytes > 0);
+    if (byClass) lead.appendChild(el('div', 's', classesSaid(lostClasses)));
+    lead.id = 'leaked';
+    lead.dataset.bytes = String(LEAKED.bytes);
+    lead.dataset.blocks = String(LEAKED.blocks);
+    s.appendChild(lead);
+    if (byClass) {
+      /* The LEAK SUMMARY of the text report, figure for figure. */
+      const c = card('By reachability', '', 'live at the end: ' + bytes(SUM.live_bytes) +
+        ' in ' + count(SUM.live_blocks) + ' blocks');
+      c.id = 'classes';
       const t = el('table');
-      for (const k of D.classes) {
-        const tr = el('tr');
+      for (const k of CL) {
+        if (k.key === 'unknown' && !k.blocks) continue; /* as the text report */
+        const tr = el('tr', k.lost && k.blocks ? 'lost' : null);
+        tr.dataset.key = k.key;
+        tr.dataset.bytes = String(k.bytes);
+        tr.dataset.blocks = String(k.blocks);
         tr.appendChild(el('td', null, k.name));
         tr.appendChild(el('td', 'num', bytes(k.bytes)));
         tr.appendChild(el('td', 'num', count(k.blocks) + ' blocks'));
@@ -465,7 +569,21 @@
   }
 
   /* ---- the table of stacks ---------------------------------------- */
-  const table = { key: 'leak_b', asc: false, shown: 100, open: new Set() };
+  /* With verdicts, what each stack lost, what it still holds reachable,
+   * and the classes of its blocks (worst first) instead of "leaked". */
+  const EXTRA = { lost_b: LOST.b, lost_n: LOST.n,
+    reach_b: REACH >= 0 ? clsB[REACH] : null };
+  function stackClasses(i) {
+    return CL.map((c, k) => (clsN[k][i] ? k : -1)).filter((k) => k >= 0);
+  }
+  const COLUMNS = (byClass
+    ? [['lost_b', 'Lost bytes'], ['lost_n', 'Lost blocks'],
+       ['reach_b', 'Still reachable bytes'], ['class', 'Class']]
+    : [['leak_b', 'Leaked bytes'], ['leak_n', 'Leaked blocks']])
+    .concat([['peak_b', 'Bytes at peak'], ['all_n', 'Allocations'],
+      ['all_b', 'Allocated bytes'], ['name', 'Allocated from']]);
+  const table = { key: byClass ? 'lost_b' : 'leak_b', asc: false, shown: 100, open: new Set() };
+  function column(k) { return S[k] || EXTRA[k]; }
   function sortedStacks() {
     const idx = [];
     for (let i = 0; i < nstacks; i++) idx.push(i);
@@ -473,15 +591,19 @@
     if (k === 'name') {
       const names = idx.map((i) => frameName(stackLeaf(i)));
       idx.sort((a, b) => dir * (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0) || a - b);
+    } else if (k === 'class') {
+      /* The worst class first (descending), stacks holding nothing last. */
+      const worst = idx.map((i) => { const c = stackClasses(i); return c.length ? CL.length - c[0] : 0; });
+      idx.sort((a, b) => dir * (worst[a] - worst[b]) || LOST.b[b] - LOST.b[a] || a - b);
     } else {
-      const v = S[k];
+      const v = column(k);
       idx.sort((a, b) => dir * (v[a] - v[b]) || S.all_b[b] - S.all_b[a] || a - b);
     }
     return idx;
   }
   function framesRow(i) {
     const tr = el('tr', 'frames'), td = el('td');
-    td.colSpan = 6;
+    td.colSpan = COLUMNS.length;
     const ol = el('ol');
     ol.start = 0;
     const fr = S.frames[i];
@@ -496,6 +618,24 @@
     tr.appendChild(td);
     return tr;
   }
+  function cell(k, i) {
+    if (k === 'name') {
+      const leaf = stackLeaf(i), td = el('td', null, frameName(leaf));
+      const loc = frameLoc(leaf);
+      if (loc) td.appendChild(el('span', 'loc', ' ' + loc));
+      return td;
+    }
+    if (k === 'class') {
+      const td = el('td', 'cls');
+      stackClasses(i).forEach((c, n) => {
+        if (n) td.append(', ');
+        td.appendChild(el('span', CL[c].lost ? 'lost' : null, CL[c].name));
+      });
+      return td;
+    }
+    const v = column(k)[i];
+    return el('td', 'num', k.endsWith('_b') ? bytes(v) : count(v));
+  }
   function renderTable() {
     const body = document.querySelector('#stacks tbody');
     body.textContent = '';
@@ -503,12 +643,7 @@
     const frag = document.createDocumentFragment();
     for (const i of idx.slice(0, table.shown)) {
       const tr = el('tr', 'row');
-      for (const k of ['leak_b', 'leak_n', 'peak_b', 'all_n', 'all_b'])
-        tr.appendChild(el('td', 'num', k.endsWith('_b') ? bytes(S[k][i]) : count(S[k][i])));
-      const leaf = stackLeaf(i), td = el('td', null, frameName(leaf));
-      const loc = frameLoc(leaf);
-      if (loc) td.appendChild(el('span', 'loc', ' ' + loc));
-      tr.appendChild(td);
+      for (const [k] of COLUMNS) tr.appendChild(cell(k, i));
       tr.onclick = () => {
         if (table.open.has(i)) table.open.delete(i); else table.open.add(i);
         renderTable();
@@ -525,19 +660,26 @@
     more.hidden = idx.length <= table.shown;
     more.textContent = 'Show more (' + count(idx.length - table.shown) + ' left)';
   }
-  for (const th of document.querySelectorAll('#stacks th'))
-    th.addEventListener('click', () => {
-      const k = th.dataset.key;
-      if (table.key === k) table.asc = !table.asc;
-      else { table.key = k; table.asc = k === 'name'; }
-      renderTable();
-    });
+  (function header() {
+    const tr = document.querySelector('#stacks thead tr');
+    for (const [k, title] of COLUMNS) {
+      const th = el('th', k === 'name' || k === 'class' ? null : 'num', title);
+      th.dataset.key = k;
+      th.addEventListener('click', () => {
+        if (table.key === k) table.asc = !table.asc;
+        else { table.key = k; table.asc = k === 'name'; }
+        renderTable();
+      });
+      tr.appendChild(th);
+    }
+  })();
   $('table-more').onclick = () => { table.shown += 100; renderTable(); };
 
   /* ---- start -------------------------------------------------------- */
   renderSummary();
+  renderClassFilter();
   renderChart();
-  if (!SUM.live_bytes && SUM.alloc_bytes) {
+  if (!LEAKED.bytes && SUM.alloc_bytes) {
     state.view = 'all';
     table.key = 'all_b';
   }

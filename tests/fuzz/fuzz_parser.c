@@ -101,7 +101,7 @@ static void pictures(int fd, size_t size)
     e.tl = &tl;
     replay_log(&src, &e, "fuzz", 0, 0, NULL);
     engine_finish(&e);
-    struct html_source hs = { "fuzz", NULL, NULL, 0 };
+    struct html_source hs = { "fuzz", NULL };
     tl_finish(&tl, &e.table, e.nr);
     folded_write(sink, &e.ext, &tl, (enum folded_view)(size % 3));
     html_write("/dev/null", &e, &tl, &hs);

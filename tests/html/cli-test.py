@@ -10,6 +10,9 @@
 #     inferno and speedscope, checked strictly (flamegraph.pl itself is not
 #     a Debian package: nothing is fetched), and adds up to the figures of
 #     --json and of the HTML report's summary;
+#   - a hand-checked log with reachability verdicts (logs/classes.log):
+#     the page's classes and loss records are --json's totals.classes,
+#     exactly; a log without verdicts has none;
 #   - bad option values and unwritable report paths give status 2;
 #   - on a terminal (a pty) a check that lasts shows the progress line; on
 #     a pipe, or with --quiet, it never does.  The log comes through a FIFO
@@ -68,6 +71,79 @@ def test_hand():
     check("hand --folded is leaks", r.stdout.decode() == expected_blocks()["leaks"])
 
 
+CLASSES_LOG = os.path.join(HERE, "logs", "classes.log")
+# The hand-checked verdicts of logs/classes.log: what its "#c" records,
+# its suppression and its block allocated after the scan make of it.
+CLASSES_WANT = {"definitely_lost": (304, 2), "indirectly_lost": (64, 1),
+                "possibly_lost": (128, 1), "still_reachable": (515, 2),
+                "unknown": (8, 1), "suppressed": (16, 1)}
+LOST = ("definitely_lost", "indirectly_lost", "possibly_lost")
+
+
+def page_of(path):
+    text = open(path, encoding="utf-8").read()
+    return json.loads(re.search(r'id="mtc-data">\n(.*?)\n</script>', text, re.S).group(1))
+
+
+def test_classes():
+    """A log with verdicts: the page carries the text report's classes."""
+    page = os.path.join(OUT, "cli-classes.html")
+    r = run([CHECKER, "--quiet", "--html", page, CLASSES_LOG])
+    check("classes.log --html: status 1 (definitely lost)", r.returncode == 1)
+    totals = json.loads(run([CHECKER, "--json", CLASSES_LOG]).stdout)["totals"]
+    check("classes.log --json: the hand-checked classes",
+          {k: (v["bytes"], v["blocks"]) for k, v in totals["classes"].items()}
+          == CLASSES_WANT, str(totals["classes"]))
+    data = page_of(page)
+    got = {c["key"]: (c["bytes"], c["blocks"]) for c in data["classes"]}
+    check("page classes are --json's totals.classes",
+          got == {k: (v["bytes"], v["blocks"]) for k, v in totals["classes"].items()},
+          "%s vs %s" % (got, totals["classes"]))
+    check("page marks lost exactly definitely, indirectly, possibly lost",
+          sorted(c["key"] for c in data["classes"] if c["lost"]) == sorted(LOST),
+          str(data["classes"]))
+    # The loss records add up to the class totals, and each names a stack.
+    loss, keys = data["loss"], [c["key"] for c in data["classes"]]
+    sums = {k: [0, 0] for k in keys}
+    per_stack = {}
+    for k in range(0, len(loss), 4):
+        s, c, b, n = loss[k:k + 4]
+        sums[keys[c]][0] += b
+        sums[keys[c]][1] += n
+        sid = data["stacks"]["sid"][s]
+        per_stack.setdefault(sid, {})[keys[c]] = b
+    check("loss records add up to the classes",
+          {k: tuple(v) for k, v in sums.items()} == got, str(sums))
+    check("one stack, two classes (cache_put: 48 lost, 512 reachable)",
+          per_stack.get(3) == {"definitely_lost": 48, "still_reachable": 512},
+          str(per_stack))
+    check("the suppressed stack is suppressed only",
+          per_stack.get(5) == {"suppressed": 16}, str(per_stack))
+    check("blocks without a stack are classified too",
+          per_stack.get(None) == {"still_reachable": 3}, str(per_stack))
+    check("live at the end is still every block",
+          sum(data["stacks"]["leak_b"]) == totals["leaked_bytes"] == 1035)
+    # --folded=leaks weighs what the page's leaks view weighs: lost bytes.
+    r = run([CHECKER, "--folded", CLASSES_LOG])
+    folded = dict(l.rsplit(" ", 1) for l in r.stdout.decode().splitlines())
+    # Not the 8 bytes allocated after the scan (load_config), the 512
+    # still reachable (cache_put), the suppressed stack, nor the reachable
+    # block without a stack.
+    check("classes.log --folded: the lost bytes only", folded == {
+        "main;load_config;xmalloc": "256", "main;add_node;xmalloc": "64",
+        "main;cache_put": "48", "main;parse_name": "128"}, str(folded))
+    r = run([CHECKER, "--folded=all", CLASSES_LOG])
+    check("classes.log --folded=all: every allocation, as before",
+          validate("classes.log --folded=all", r.stdout.decode()) ==
+          data["summary"]["alloc_bytes"])
+    # A log without verdicts: no classes, as before them.
+    hand_page = os.path.join(OUT, "cli-hand.html")
+    run([CHECKER, "--quiet", "--html", hand_page, HAND])
+    plain = page_of(hand_page)
+    check("no verdicts: no classes, no loss records",
+          plain["classes"] == [] and plain["loss"] == [], str(plain["classes"]))
+
+
 def validate(name, text):
     lines = text.splitlines()
     bad = [l for l in lines if not FOLDED_LINE.match(l)]
@@ -97,8 +173,10 @@ def test_traced():
     for view in ("leaks", "peak", "all"):
         out = run([CHECKER, "--folded=" + view, PHASES, log]).stdout.decode()
         sums[view] = validate("phases --folded=" + view, out)
-    check("folded leaks add up to --json", sums["leaks"] == totals["leaked_bytes"],
-          "%s %s" % (sums["leaks"], totals["leaked_bytes"]))
+    lost = (sum(totals["classes"][k]["bytes"] for k in LOST)
+            if "classes" in totals else totals["leaked_bytes"])
+    check("folded leaks add up to --json's leaks", sums["leaks"] == lost,
+          "%s %s" % (sums["leaks"], lost))
     check("folded peak adds up to the peak", sums["peak"] == summary["peak_bytes"])
     check("folded all adds up to the allocations", sums["all"] == summary["alloc_bytes"])
     check("--html with --folded: stdout is the folded stacks",
@@ -227,8 +305,8 @@ def test_progress():
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    for test in (test_hand, test_traced, test_time_records, test_errors,
-                 test_progress):
+    for test in (test_hand, test_classes, test_traced, test_time_records,
+                 test_errors, test_progress):
         try:
             test()
         except Exception as e:
