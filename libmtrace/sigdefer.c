@@ -62,6 +62,10 @@ void sigdefer_release(void)
     mt_signals_deferred = 0;
     pid_t pid = getpid(), tid = gettid();
     for (int i = 0; i < n; i++)
-        syscall(SYS_rt_tgsigqueueinfo, pid, tid, sigs[i], &infos[i]);
+        /* Should the kernel refuse to queue it (EAGAIN: the real-time
+         * queue is full), the signal goes again without its siginfo
+         * rather than not at all. */
+        if (syscall(SYS_rt_tgsigqueueinfo, pid, tid, sigs[i], &infos[i]) != 0)
+            syscall(SYS_tgkill, pid, tid, sigs[i]);
     errno = saved;
 }
