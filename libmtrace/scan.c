@@ -62,16 +62,41 @@ static void *scratch_map(size_t size, void *ctx)
     return p;
 }
 
-static void scratch_unmap(void *p, size_t size, void *ctx)
+static void scratch_forget(void *p, size_t size)
 {
-    (void)ctx;
-    size = (size + 4095) & ~(size_t)4095;
     munmap(p, size);
     for (size_t i = 0; i < nscratch; i++)
         if (scratch[i].lo == (uintptr_t)p) {
             scratch[i] = scratch[--nscratch];
             break;
         }
+}
+
+/* Scratch given back while a scan runs (an array that grew) stays mapped,
+ * and listed as ours, until the scan is over: /proc/self/maps was read
+ * with it mapped, so it may stand among the root ranges, which must be
+ * neither unreadable (a fault) nor left as roots (its old contents would
+ * keep blocks reachable).  2200 threads' stacks grew the tables so. */
+static struct addr_range retired[SCRATCH_MAX];
+static size_t nretired;
+
+static void scratch_unmap(void *p, size_t size, void *ctx)
+{
+    (void)ctx;
+    size = (size + 4095) & ~(size_t)4095;
+    if (nretired == SCRATCH_MAX) {
+        scratch_forget(p, size);
+        return;
+    }
+    retired[nretired++] =
+        (struct addr_range){ (uintptr_t)p, (uintptr_t)p + size };
+}
+
+static void scratch_release_retired(void)
+{
+    for (size_t i = 0; i < nretired; i++)
+        scratch_forget((void *)retired[i].lo, retired[i].hi - retired[i].lo);
+    nretired = 0;
 }
 
 static const struct scratch_ops ops = { scratch_map, scratch_unmap, NULL };
@@ -470,11 +495,13 @@ int scan_run(struct scan_result *res, const char *trigger)
     livetab_lock_all();
     ownmaps_lock();
     int failed = scan_locked(res, trigger, &plan, &me, &t0);
+    scratch_release_retired();
     ownmaps_unlock();
     livetab_unlock_all();
     tracelog_scan_unlock();
     if (failed) {
         blockset_destroy(&res->bs);
+        scratch_release_retired();
         return -1;
     }
     sum_classes(res);
@@ -490,5 +517,6 @@ void scan_release(struct scan_result *res)
 {
     if (res->done)
         blockset_destroy(&res->bs);
+    scratch_release_retired();
     res->done = 0;
 }
