@@ -6,7 +6,7 @@
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libzstd-dev zlib1g-dev zstd libdeflate-dev
-          libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb valgrind
+          libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb strace valgrind
           heaptrack hyperfine python3 chromium)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
