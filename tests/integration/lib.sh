@@ -34,16 +34,7 @@ limited() {
 	return $st
 }
 
-# wait_for CMD...: a readiness check, not a delay: run CMD every 50 ms
-# until it succeeds (status 0 at once on a fast machine); status 1 after
-# RUN_TIMEOUT seconds.
-wait_for() {
-	local deadline=$((SECONDS + RUN_TIMEOUT))
-	until "$@"; do
-		[ $SECONDS -lt $deadline ] || return 1
-		sleep 0.05
-	done
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../common/wait.sh"
 
 # flocked FILE: some process holds a flock() on FILE (seen in /proc/locks,
 # without taking the lock, which would race with the holder).

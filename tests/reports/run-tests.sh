@@ -19,15 +19,7 @@ RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 # limited CMD...: CMD, killed after RUN_TIMEOUT seconds (status 124).
 limited() { timeout -k 5 "$RUN_TIMEOUT" "$@"; }
 
-# wait_for CMD...: a readiness check, not a delay: until CMD succeeds,
-# polled every 50 ms; status 1 after RUN_TIMEOUT seconds.
-wait_for() {
-	local deadline=$((SECONDS + RUN_TIMEOUT))
-	until "$@"; do
-		[ $SECONDS -lt $deadline ] || return 1
-		sleep 0.05
-	done
-}
+. "$here/../common/wait.sh"
 
 # watchdog PID: kill PID after RUN_TIMEOUT seconds; prints the watchdog's
 # pid, to be killed once PID is done.
