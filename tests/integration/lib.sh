@@ -45,18 +45,29 @@ flocked() {
 }
 
 # limited_or_report CMD...: limited, but a run that hangs is reported
-# before it is killed: every process left in its group, with the stacks of
-# all its threads (gdb), so a rare deadlock says which process hung where.
+# before it is killed: every process left in its group, with its signal
+# state (a signal that can no longer reach its handler shows as pending and
+# blocked) and the stacks of all its threads (gdb), so a rare deadlock says
+# which process hung where.  With GROWS=FILE:MB, a run whose FILE grows past
+# MB megabytes is taken for hung too (a program looping at full speed, each
+# turn logged, would otherwise fill the disk until RUN_TIMEOUT).
 limited_or_report() {
-	local pid p start=$SECONDS
+	local pid p t start=$SECONDS file=${GROWS%:*} max=$((${GROWS:+${GROWS#*:} *} 1048576)) why=
 	setsid "$@" &
 	pid=$!
-	while kill -0 $pid 2>/dev/null && [ $((SECONDS - start)) -lt "$RUN_TIMEOUT" ]; do
+	while kill -0 $pid 2>/dev/null; do
+		[ $((SECONDS - start)) -lt "$RUN_TIMEOUT" ] || { why="still running after ${RUN_TIMEOUT}s"; break; }
+		[ -z "$GROWS" ] || [ "$(stat -c %s "$file" 2>/dev/null || echo 0)" -le $max ] ||
+			{ why="$file past ${GROWS#*:} MB after $((SECONDS - start))s"; break; }
 		sleep 0.2
 	done
-	if kill -0 $pid 2>/dev/null; then
+	if [ -n "$why" ]; then
 		for p in $(pgrep -g $pid); do
-			echo "hung: pid $p: $(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)"
+			echo "hung ($why): pid $p: $(tr '\0' ' ' </proc/$p/cmdline 2>/dev/null)"
+			grep -E '^(State|SigQ|ShdPnd|SigIgn|SigCgt)' /proc/$p/status 2>/dev/null | sed 's/^/    /'
+			for t in /proc/$p/task/*; do
+				echo "    task ${t##*/}: $(grep -E '^(State|SigPnd|SigBlk)' $t/status 2>/dev/null | tr '\n\t' '  ')"
+			done
 			timeout 60 gdb -p "$p" -batch -ex 'thread apply all bt' 2>/dev/null |
 				grep -E '^(#|Thread)' | head -40 | sed 's/^/    /'
 		done
