@@ -4,6 +4,7 @@
 #include "scan.h"
 #include "../include/mtrace-format.h"
 #include "config.h"
+#include "diag.h"
 #include "fmt.h"
 #include "heapwalk.h"
 #include "livetab.h"
@@ -449,9 +450,22 @@ static void save_registers(uintptr_t *r)
                      : "memory");
 }
 
+/* Valgrind runs the program on a synthetic CPU in its own process: its
+ * tool's memory is mapped there, listed in /proc/self/maps like any
+ * writable mapping, and a client's read of it is a SIGSEGV it delivers.
+ * Valgrind always preloads its vgpreload_core into the program. */
+static int under_valgrind;
+
+static int valgrind_preloaded(void)
+{
+    const char *preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "/vgpreload_core-") != NULL;
+}
+
 void scan_init(void)
 {
     roots_init();
+    under_valgrind = valgrind_preloaded();
     const char *dbg = getenv("MTRACE_SCAN_DEBUG");
     debug_roots = dbg && *dbg == '1';
     debug_times = dbg && *dbg == 't';
@@ -467,6 +481,15 @@ int scan_run(struct scan_result *res, const char *trigger)
     }
     if (mt_sample_rate) { /* most blocks are not in the live table */
         res->failure = "off (sampled)";
+        return -1;
+    }
+    if (under_valgrind) {
+        static int said;
+        if (!said++)
+            diag("no reachability verdicts under valgrind (its own memory "
+                 "is mapped in the process and cannot be read): every "
+                 "unfreed block is listed", NULL);
+        res->failure = "off (under valgrind)";
         return -1;
     }
     struct timespec t0, c0;

@@ -280,4 +280,27 @@ t_verdict_under_tracers() {
 	expect_verdicts "$BUILD/verdicts" log \
 		"1061:still-reachable 1062:still-reachable 1071:still-reachable
 		 1072:still-reachable" || { fail "under gdb: $(tail -5 out)"; return 1; }
+	verdicts_under_valgrind
+}
+
+# Under valgrind the scan cannot read the process's memory (valgrind's own
+# is mapped there and reading it is a SIGSEGV): no verdicts, said once on
+# stderr, the program runs to its end and its leaks are all listed.
+verdicts_under_valgrind() {
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	local st
+	rm -f log
+	# valgrind hands LD_PRELOAD to the program, after its own preloads.
+	limited env MALLOC_TRACE=log LD_PRELOAD="$LIB" valgrind -q --tool=none \
+		"$BUILD/verdicts" threads >out 2>err
+	st=$?
+	[ $st -eq 0 ] || { fail "under valgrind: status $st: $(tail -3 err)"; return 1; }
+	[ "$(grep -c 'no reachability verdicts under valgrind' err)" -eq 1 ] ||
+		{ fail "under valgrind: not said once: $(cat err)"; return 1; }
+	! grep -q '^#C scan ' log || { fail "under valgrind: a scan record"; return 1; }
+	check_grammar log || return 1
+	"$MTRACE_CHECK" "$BUILD/verdicts" log >check.out 2>&1
+	st=$?
+	[ $st -eq 1 ] && grep -q '^Memory not freed' check.out ||
+		{ fail "under valgrind: mtrace-check status $st: $(head -5 check.out)"; return 1; }
 }
