@@ -31,8 +31,8 @@ count() {
 			}
 			pass += c - x - y; fail += x + y
 		}
-		/^(checker comparison: )?[0-9]+ passed, [0-9]+ failed/ {
-			sub(/^checker comparison: /, ""); pass += $1; fail += $3
+		/^(checker [a-z]+: )?[0-9]+ passed, [0-9]+ failed/ {
+			sub(/^checker [a-z]+: /, ""); pass += $1; fail += $3
 		}
 		/^fuzz: no crash/ { pass += 1 }
 		END { print pass + 0, fail + 0 }' "$1"

@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 CHECK=$here/../../mtrace-check/mtrace-check
 LIBMTRACE=${LIBMTRACE:-$here/../../libmtrace/libmtrace.so}
 MTRACE=/usr/bin/mtrace
-OUT=$here/out
+OUT=$here/out/compare
 PROGS=$here/progs
 TRACER=
 for t in /lib/x86_64-linux-gnu/libc_malloc_debug.so /usr/lib64/libc_malloc_debug.so \

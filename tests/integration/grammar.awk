@@ -3,10 +3,23 @@
 # Also: a "-" or "<" carries the stack id of the block's allocation, and a
 # log libmtrace finished ends with "#e" (lines may follow it: frees from
 # late destructors, or a failed exec that logs on).
-# Prints the first offending line and exits 1; silent and 0 when valid.
+# Takes any number of logs, each checked on its own.  Prints the first
+# offending line ("LOG line N: why: text") and exits 1; silent and 0 when
+# every log is valid.
 function bad(why) {
-	printf "line %d: %s: %s\n", NR, why, $0
+	printf "%s line %d: %s: %s\n", FILENAME, FNR, why, $0
+	failed = 1
 	exit 1
+}
+# finish(): the end of one log (END, or the first line of the next).
+function finish() {
+	if (file != "" && !ended) {
+		printf "%s line %d: no '#e' record: the log was not finished\n", file, lines
+		failed = 1
+		exit 1
+	}
+	split("", mods); split("", stacks); split("", live)
+	ended = 0
 }
 function hex(s) { return s ~ /^0x[0-9a-f]+$/ }
 function size(s) { return s == "0" || hex(s) }
@@ -20,10 +33,17 @@ function frame(s, parts) {
 		return 0
 	return parts[1] == "-" || parts[1] in mods
 }
-NR == 1 { if ($0 != "= Start") bad("first line is not '= Start'"); next }
-NR == 2 { if ($1 != "#v" || !dec($2)) bad("second line is not '#v VERSION'") }
+FNR == 1 {
+	finish()
+	file = FILENAME
+	lines = 1
+	if ($0 != "= Start") bad("first line is not '= Start'")
+	next
+}
+{ lines = FNR }
+FNR == 2 { if ($1 != "#v" || !dec($2)) bad("second line is not '#v VERSION'") }
 /^= (Start|End)$/ { if ($2 == "Start") bad("second '= Start'"); next }
-$1 == "#v" { if (NR != 2) bad("'#v' not on line 2"); next }
+$1 == "#v" { if (FNR != 2) bad("'#v' not on line 2"); next }
 $1 == "#p" { if (NF < 2) bad("empty #p"); next }
 $1 == "#m" {
 	if (!dec($2) || !hex($3) || ($4 != "-" && $4 !~ /^[0-9a-f]+$/) || NF < 5)
@@ -48,7 +68,7 @@ $1 == "#e" {
 	if ($2 !~ /^(exit|muntrace|exec|signal)$/) bad("unknown #e reason")
 	for (i = 3; i <= NF; i++)
 		if ($i !~ /^[a-z]+=[0-9]+$/) bad("bad #e field " $i)
-	ended = NR
+	ended = FNR
 	next
 }
 $1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
@@ -95,4 +115,4 @@ $1 == "#" { next }
 		delete live[p]
 	}
 }
-END { if (NR > 0 && !ended) { NR = NR; bad("no '#e' record: the log was not finished") } }
+END { if (!failed) finish() }

@@ -107,12 +107,20 @@ run_mtrace() {
 LEAK_ROW='^0x[0-9a-f]+ +(0x[0-9a-f]+|0)  at '
 
 # leak_sizes: the sizes (decimal, sorted, space-separated) in mtrace output.
+# Bash only, no subprocess but one sort: these helpers run for every log of
+# every test, and on a slow machine each process costs milliseconds.
 leak_sizes() {
-	local out=$1 h sizes=()
-	for h in $(grep -E "$LEAK_ROW" <<<"$out" | awk '{ print $2 }'); do
-		sizes+=($((h)))
-	done
-	printf '%s\n' "${sizes[@]}" | sort -n | tr '\n' ' ' | sed 's/^ *//; s/ *$//'
+	local line sizes=()
+	while IFS= read -r line; do
+		[[ $line =~ $LEAK_ROW ]] && sizes+=($((BASH_REMATCH[1])))
+	done <<<"$1"
+	[ ${#sizes[@]} -gt 0 ] || return 0
+	printf '%s\n' "${sizes[@]}" | sort -n | paste -sd ' '
+}
+
+# has_bogus OUT: mtrace output OUT has a duplicate or never-alloc'd line.
+has_bogus() {
+	[[ $1 == *duplicate* || $1 == *"never alloc'd"* ]]
 }
 
 bogus_count() {
@@ -123,11 +131,17 @@ bogus_count() {
 # ("" = "No memory leaks."), with no duplicate/never-alloc'd lines.  The
 # mtrace output is left in MTRACE_OUT.
 expect_leaks() {
-	local bin=$1 log=$2 want=$3 got
-	[ -s "$log" ] || fail "log $log missing or empty" || return 1
-	MTRACE_OUT=$(run_mtrace "$bin" "$log") ||
-		fail "mtrace failed on $log: $MTRACE_OUT" || return 1
-	if [ "$(bogus_count "$MTRACE_OUT")" -ne 0 ]; then
+	[ -s "$2" ] || fail "log $2 missing or empty" || return 1
+	MTRACE_OUT=$(run_mtrace "$1" "$2") ||
+		fail "mtrace failed on $2: $MTRACE_OUT" || return 1
+	leaks_listed "$2" "$3"
+}
+
+# leaks_listed LOG "SIZE ...": expect_leaks's checks on MTRACE_OUT, mtrace's
+# output for LOG (for a test that needs that output first).
+leaks_listed() {
+	local log=$1 want=$2 got
+	if has_bogus "$MTRACE_OUT"; then
 		fail "$log: $(bogus_count "$MTRACE_OUT") duplicate/never-alloc'd lines, e.g.:"
 		grep -m5 -E "duplicate|never alloc'd" <<<"$MTRACE_OUT"
 		return 1
@@ -138,7 +152,7 @@ expect_leaks() {
 		echo "$MTRACE_OUT" | head -20
 		return 1
 	fi
-	if [ -z "$want" ] && ! grep -q '^No memory leaks\.$' <<<"$MTRACE_OUT"; then
+	if [ -z "$want" ] && [[ $'\n'$MTRACE_OUT$'\n' != *$'\nNo memory leaks.\n'* ]]; then
 		fail "$log: no 'No memory leaks.' line"
 		return 1
 	fi
@@ -152,14 +166,23 @@ leak_callers_match() {
 	[ -z "$bad" ] || fail "leak rows not attributed to $1:" "$bad"
 }
 
-# check_grammar LOG: every line of an extended log obeys doc/format.md, every
-# event carries a stack id defined before it, every frame a known module.
+# check_grammar LOG...: every line of each extended log obeys doc/format.md,
+# every event carries a stack id defined before it, every frame a known
+# module.  One awk for all the logs given.
 check_grammar() {
 	local bad
-	bad=$(awk -f "$HERE/grammar.awk" "$1") || {
-		fail "$1 violates doc/format.md: $bad"
+	[ $# -gt 0 ] || return 0
+	bad=$(awk -f "$HERE/grammar.awk" "$@") || {
+		fail "$bad (violates doc/format.md)"
 		return 1
 	}
+}
+
+# is_extended LOG: LOG was written by libmtrace (its second line is "#v").
+is_extended() {
+	local first second
+	{ IFS= read -r first && IFS= read -r second; } <"$1" 2>/dev/null
+	[[ $second == "#v "* ]]
 }
 
 # log_field LOG KEY: the value of KEY=VALUE in the "#v" header.
@@ -167,9 +190,14 @@ log_field() {
 	awk -v k="$2" '$1 == "#v" { for (i = 3; i <= NF; i++) if (index($i, k "=") == 1) { print substr($i, length(k) + 2); exit } }' "$1"
 }
 
-# log_program LOG: the "#p" path.
+# log_program LOG: the "#p" path, the third line of an extended log's
+# header (doc/format.md); a classic log has none.
 log_program() {
-	awk '$1 == "#p" { sub(/^#p /, ""); print; exit }' "$1"
+	local line n
+	for ((n = 0; n < 3; n++)); do
+		IFS= read -r line || return 0
+		[[ $line == "#p "* ]] && { echo "${line#\#p }"; return 0; }
+	done <"$1"
 }
 
 # stack_of LOG SIZE: "PATH OFFSET" per frame of the stack of the first
@@ -255,21 +283,19 @@ check_trace_logs() {
 # record) and fail on any never-alloc'd or duplicate line; extended logs
 # must also follow the grammar.
 check_all_logs() {
-	local f bin out n rc=0
+	local f bin out rc=0 ext=()
 	for f in "$@"; do
 		[ -f "$f" ] || continue
 		bin=$(log_program "$f")
 		out=$(run_mtrace "$bin" "$f") || { fail "mtrace failed on $f"; rc=1; continue; }
-		n=$(bogus_count "$out")
-		if [ "$n" -ne 0 ]; then
-			fail "$f ($bin): $n duplicate/never-alloc'd lines, e.g.:"
+		if has_bogus "$out"; then
+			fail "$f ($bin): $(bogus_count "$out") duplicate/never-alloc'd lines, e.g.:"
 			grep -m3 -E "duplicate|never alloc'd" <<<"$out"
 			rc=1
 		fi
-		if [ "$MODE" = libmtrace ] && [ "$(sed -n 2p "$f" | cut -c1-3)" = "#v " ]; then
-			check_grammar "$f" || rc=1
-		fi
+		[ "$MODE" != libmtrace ] || ! is_extended "$f" || ext+=("$f")
 	done
+	check_grammar "${ext[@]}" || rc=1
 	return $rc
 }
 
@@ -281,7 +307,7 @@ check_checker_logs() {
 	for f in "$@"; do
 		out=$("$MTRACE_CHECK" "$(log_program "$f")" "$f" 2>&1)
 		[ $? -le 1 ] || { fail "mtrace-check failed on $f: $out"; rc=1; continue; }
-		[ "$(bogus_count "$out")" -eq 0 ] || { fail "$f: mtrace-check: $(grep -m3 -E "duplicate|never alloc'd" <<<"$out")"; rc=1; }
+		! has_bogus "$out" || { fail "$f: mtrace-check: $(grep -m3 -E "duplicate|never alloc'd" <<<"$out")"; rc=1; }
 	done
 	return $rc
 }

@@ -152,7 +152,7 @@ t_real_bash_fds() {
 	need_libmtrace || return
 	same_run bash /bin/bash -c '
 for fd in 3 4 5 6 7 8 9 10 11 12; do eval "exec $fd>o$fd"; done
-for i in $(seq 1 5); do for fd in 3 4 5 6 7 8 9 10 11 12; do echo "$i $(echo fd$fd)" >&$fd; done; done
+for i in 1 2; do for fd in 3 4 5 6 7 8 9 10 11 12; do echo "$i $(echo fd$fd)" >&$fd; done; done
 for fd in 3 4 5 6 7 8 9 10 11 12; do eval "exec $fd>&-"; done
 cat o3 o4 o5 o6 o7 o8 o9 o10 o11 o12 | md5sum; wc -c o3 o4 o5 o6 o7 o8 o9 o10 o11 o12' || return 1
 	summarize_logs
