@@ -319,16 +319,30 @@ t_exec_system() { need_libmtrace || return; exec_case system; }
 # A setuid program (run by root, owned by nobody: AT_SECURE) ignores
 # MALLOC_TRACE.  LD_PRELOAD with a slash is ignored in secure mode, so the
 # binary links libmtrace.so directly (rpath) to be sure it is loaded.
+# The program runs as 'nobody', so the library and the log's directory must
+# be reachable by nobody (were they not, "no log written" would prove
+# nothing): the case runs in a directory of its own under /tmp, whatever
+# TMPDIR is (make check-stress makes it a private, 0700 one).
 t_setuid() {
 	need_libmtrace || return
 	[ "$(id -u)" -eq 0 ] || { skip "not root: cannot make a setuid binary"; return; }
 	id nobody >/dev/null 2>&1 || { skip "no user 'nobody'"; return; }
-	chmod 755 "$T" && cp "$LIB" "$T/libmtrace.so" && chmod 755 "$T/libmtrace.so"
+	local d rc
+	d=$(mktemp -d /tmp/mtrace-setuid.XXXXXX) || { fail "cannot make a directory in /tmp"; return 1; }
+	chmod 1777 "$d"
+	(cd "$d" && T=$d setuid_case)
+	rc=$?
+	if [ $rc -eq 1 ]; then echo "setuid files kept in $d"; else rm -rf "$d"; fi
+	return $rc
+}
+
+setuid_case() {
+	cp "$LIB" "$T/libmtrace.so" && chmod 755 "$T/libmtrace.so"
 	gcc -O2 -o suid "$HERE/progs/leak_static.c" -L"$T" -lmtrace -Wl,-rpath,"$T" ||
 		{ fail "cannot build the setuid test binary"; return 1; }
 	MALLOC_TRACE=$T/plain.log ./suid || { fail "plain run failed"; return 1; }
 	[ -s plain.log ] || { skip "control run wrote no log: libmtrace.so not used by the linked binary"; return; }
-	chown nobody suid && chmod 4755 suid && chmod 1777 "$T" || { skip "cannot chown/chmod"; return; }
+	chown nobody suid && chmod 4755 suid || { skip "cannot chown/chmod"; return; }
 	is_secure ./suid || { skip "setuid bit not honoured here (nosuid mount?)"; return; }
 	echo precious >victim && chmod 666 victim
 	MALLOC_TRACE=$T/suid.log ./suid || { fail "setuid run failed"; return 1; }
