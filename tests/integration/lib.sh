@@ -237,20 +237,27 @@ expect_stack() {
 
 # check_symbol_records LOG: every "#f MID 0xOFF 0xSYMOFF NAME" names a
 # dynamic symbol of the module starting at OFF - SYMOFF (as nm -D -C lists
-# it, version suffix dropped; any of the aliases at that address).
+# it, version suffix dropped; any of the aliases at that address).  One nm
+# per module, then no process per record.
 check_symbol_records() {
-	local path off soff name addr bad=0
-	while IFS=$'\t' read -r path off soff name; do
-		addr=$(printf '%x' $((off - soff)))
-		[ -f "nm.$addr.$(basename "$path")" ] ||
-			nm -D -C --defined-only "$path" 2>/dev/null |
-			awk -v a="$addr" '{ x = $1; sub(/^0+/, "", x) } x == a { sub(/^[^ ]+ [^ ]+ /, ""); sub(/@.*$/, ""); print }' \
-				>"nm.$addr.$(basename "$path")"
-		grep -qxF "$name" "nm.$addr.$(basename "$path")" && continue
+	local rec path off soff name addr bad=0 recs=() paths
+	local -A have=()
+	mapfile -t recs < <(awk '$1 == "#m" { p = $0; sub(/^#m [^ ]+ [^ ]+ [^ ]+ /, "", p); path[$2] = p }
+		$1 == "#f" { n = $0; sub(/^#f [^ ]+ [^ ]+ [^ ]+ /, "", n); printf "%s\t%s\t%s\t%s\n", path[$2], $3, $4, n }' "$1")
+	mapfile -t paths < <(printf '%s\n' "${recs[@]%%$'\t'*}" | sort -u)
+	for path in "${paths[@]}"; do
+		while IFS=$'\t' read -r addr name; do
+			have["$path|$addr|$name"]=1
+		done < <(nm -D -C --defined-only "$path" 2>/dev/null |
+			awk '{ x = $1; sub(/^0+/, "", x); n = $0; sub(/^[^ ]+ [^ ]+ /, "", n); sub(/@.*$/, "", n); print x "\t" n }')
+	done
+	for rec in "${recs[@]}"; do
+		IFS=$'\t' read -r path off soff name <<<"$rec"
+		printf -v addr '%x' $((off - soff))
+		[ -n "${have["$path|$addr|$name"]}" ] && continue
 		fail "#f $off $soff '$name': no such symbol at 0x$addr in $path"
 		bad=1
-	done < <(awk '$1 == "#m" { p = $0; sub(/^#m [^ ]+ [^ ]+ [^ ]+ /, "", p); path[$2] = p }
-		$1 == "#f" { n = $0; sub(/^#f [^ ]+ [^ ]+ [^ ]+ /, "", n); printf "%s\t%s\t%s\t%s\n", path[$2], $3, $4, n }' "$1")
+	done
 	return $bad
 }
 
