@@ -36,6 +36,7 @@ static int exec_failed(int result)
         GUARD_SCOPE(entered);
         if (entered && tracer_started())
             tracelog_exec_failed();
+        tracelog_exec_over();
     }
     errno = saved;
     return result;

@@ -22,8 +22,11 @@
 #include "writer.h"
 #include "zstdlog.h"
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LOG_BUFFER_SIZE (1 << 16)
@@ -46,9 +49,48 @@ static struct {
 
 static char log_buffer[LOG_BUFFER_SIZE];
 
+/* The thread whose exec is under way (0: none).  An exec kills the other
+ * threads, and the kernel ends a write(2) of a thread being killed at a
+ * page boundary: a line torn in two at the log's end (seen under load in
+ * the exec-threads test, 1 run in 200).  So from "#e exec" until the exec
+ * fails, other threads of ours do not write: they wait for the log lock
+ * here, where an exec that succeeds ends them whole.  The wait is bounded
+ * (EXEC_WAIT_MS): a thread that waits may hold its buffer's lock, and
+ * should the exec'ing thread need that lock first (a signal handler that
+ * frees one of its blocks before the exec), a bounded wait costs a stall,
+ * never a hang. */
+#define EXEC_WAIT_MS 2000
+#define EXEC_WAIT_STEP_MS 50
+static _Atomic pid_t exec_tid;
+
+static void wait_for_exec(pid_t tid)
+{
+    struct timespec step = { 0, EXEC_WAIT_STEP_MS * 1000000L };
+    syscall(SYS_futex, &exec_tid, FUTEX_WAIT_PRIVATE, tid, &step, NULL, 0);
+}
+
 static void lock_log(void)
 {
-    mutex_lock(&log_state.lock, LOCK_RANK_LOG);
+    for (int waited = 0;; waited += EXEC_WAIT_STEP_MS) {
+        mutex_lock(&log_state.lock, LOCK_RANK_LOG);
+        pid_t tid = atomic_load(&exec_tid);
+        if (tid == 0 || waited >= EXEC_WAIT_MS || tid == gettid())
+            return;
+        mutex_unlock(&log_state.lock, LOCK_RANK_LOG);
+        wait_for_exec(tid);
+    }
+}
+
+/* The log lock if it is free and no other thread's exec is under way. */
+static int trylock_log(void)
+{
+    if (!mutex_trylock(&log_state.lock, LOCK_RANK_LOG))
+        return 0;
+    pid_t tid = atomic_load(&exec_tid);
+    if (tid == 0 || tid == gettid())
+        return 1;
+    mutex_unlock(&log_state.lock, LOCK_RANK_LOG);
+    return 0;
 }
 
 static void unlock_log(void)
@@ -417,7 +459,7 @@ static int log_sink(const char *lines, size_t n, int wait)
 {
     if (wait)
         lock_log();
-    else if (!mutex_trylock(&log_state.lock, LOCK_RANK_LOG))
+    else if (!trylock_log())
         return 0;
     if ((mode() == LOG_OPEN || !only_time(lines, n)) && log_ready()) {
         writer_put(&log_state.w, lines, n);
@@ -553,8 +595,13 @@ void tracelog_end(const char *reason, int end_mark, int close)
         stop_on_write_failure();
         /* The image may be gone before other threads' lines go out: a
          * compressed log keeps no frame open meanwhile. */
-        if (strcmp(reason, MTF_END_EXEC) == 0)
+        if (strcmp(reason, MTF_END_EXEC) == 0) {
             zstdlog_exec_begin();
+            /* Not in a vfork() child: it shares our memory, and the
+             * parent's threads would wait for good. */
+            if (getpid() == log_state.w.owner)
+                atomic_store(&exec_tid, gettid());
+        }
     }
     if (close) {
         close_log();
@@ -583,6 +630,14 @@ void tracelog_exec_failed(void)
     lock_log();
     zstdlog_exec_failed();
     unlock_log();
+}
+
+void tracelog_exec_over(void)
+{
+    if (atomic_load(&exec_tid) != gettid())
+        return;
+    atomic_store(&exec_tid, 0);
+    syscall(SYS_futex, &exec_tid, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
 }
 
 void tracelog_end_by_signal(int sig, int inside)

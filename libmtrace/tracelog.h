@@ -52,6 +52,10 @@ void tracelog_end(const char *reason, int end_mark, int close);
 /* The exec that followed tracelog_end(MTF_END_EXEC, ...) failed: the
  * image logs on. */
 void tracelog_exec_failed(void);
+/* The exec this thread began (tracelog_end(MTF_END_EXEC, ...)) failed:
+ * the other threads may write again.  Called even when tracing stopped
+ * meanwhile; does nothing for a thread that began none. */
+void tracelog_exec_over(void);
 /* At exit: "#e exit", and every later line goes out as it comes. */
 void tracelog_exit(void);
 /* A fatal signal SIG that interrupted this thread: ends the log with
