@@ -6,7 +6,6 @@
 #include "debugimage.h"
 #include "util.h"
 
-#include <elf.h>
 #include <fcntl.h>
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -69,14 +68,15 @@ static size_t align_up(size_t n, size_t a)
 }
 
 /* Lay the image out: the file, each decompressed section, then the new
- * section header table.  Returns its size, 0 when nothing is compressed. */
-static size_t layout(const unsigned char *m, size_t size, const Elf64_Shdr *sh,
-                     unsigned n, Elf64_Shdr *out)
+ * section header table.  Fills IMG's table and parts; returns the number
+ * of decompressed sections. */
+static unsigned layout(const unsigned char *m, size_t size,
+                       const Elf64_Shdr *sh, struct debug_image *img)
 {
-    size_t end = size, compressed = 0;
+    size_t end = size;
 
-    for (unsigned i = 0; i < n; i++) {
-        out[i] = sh[i];
+    for (unsigned i = 0; i < img->nsh; i++) {
+        img->shdrs[i] = sh[i];
         const Elf64_Chdr *ch = zlib_header(m, size, &sh[i]);
         if (!ch)
             continue;
@@ -84,108 +84,154 @@ static size_t layout(const unsigned char *m, size_t size, const Elf64_Shdr *sh,
                        ? (size_t)ch->ch_addralign
                        : 1;
         end = align_up(end, a);
-        out[i].sh_offset = end;
-        out[i].sh_size = ch->ch_size;
-        out[i].sh_addralign = a;
-        out[i].sh_flags &= ~(Elf64_Xword)SHF_COMPRESSED;
+        img->shdrs[i].sh_offset = end;
+        img->shdrs[i].sh_size = ch->ch_size;
+        img->shdrs[i].sh_addralign = a;
+        img->shdrs[i].sh_flags &= ~(Elf64_Xword)SHF_COMPRESSED;
+        img->parts[img->nparts++] = (struct image_part){
+            end, ch->ch_size, (const unsigned char *)(ch + 1),
+            sh[i].sh_size - sizeof *ch, NULL
+        };
         end += ch->ch_size;
-        compressed++;
     }
-    return compressed ? align_up(end, 8) + n * sizeof(Elf64_Shdr) : 0;
-}
-
-static int fill(const unsigned char *m, size_t size, const Elf64_Shdr *sh,
-                const Elf64_Shdr *out, unsigned n, struct debug_image *img)
-{
-    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-    int ok = d != NULL;
-
-    memcpy(img->data, m, size);
-    for (unsigned i = 0; ok && i < n; i++) {
-        const Elf64_Chdr *ch = zlib_header(m, size, &sh[i]);
-        size_t got;
-        if (ch)
-            ok = libdeflate_zlib_decompress(
-                     d, (const unsigned char *)(ch + 1),
-                     sh[i].sh_size - sizeof *ch, img->data + out[i].sh_offset,
-                     out[i].sh_size, &got) == LIBDEFLATE_SUCCESS &&
-                 got == out[i].sh_size;
-    }
-    if (d)
-        libdeflate_free_decompressor(d);
-    return ok ? 0 : -1;
-}
-
-/* The image's memory, written once from end to end: faulted in by one
- * call instead of a page at a time, on huge pages where the system allows
- * (glibc's image is about 20 MB: some 5,000 faults, about a sixth of
- * mtrace-check's time on a stack log).  NULL when out of memory. */
-static unsigned char *image_map(size_t size)
-{
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, size, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-    madvise(p, size, MADV_POPULATE_WRITE);
-#endif
-    return p;
-}
-
-static int build(const unsigned char *m, size_t size, struct debug_image *img)
-{
-    const Elf64_Shdr *sh = section_headers(m, size);
-    if (!sh)
-        return -1;
-    unsigned n = ((const Elf64_Ehdr *)m)->e_shnum;
-    Elf64_Shdr *out = xmalloc(n * sizeof *out);
-    size_t total = layout(m, size, sh, n, out);
-    int err = -1;
-
-    if (total) {
-        img->size = total;
-        img->data = image_map(total);
-        err = img->data ? fill(m, size, sh, out, n, img) : -1;
-        size_t table = total - n * sizeof *out;
-        if (!err) {
-            memcpy(img->data + table, out, n * sizeof *out);
-            ((Elf64_Ehdr *)img->data)->e_shoff = table;
-        }
-        if (err)
-            debug_image_free(img);
-    }
-    free(out);
-    return err;
+    img->shoff = align_up(end, 8);
+    img->size = img->shoff + img->nsh * sizeof(Elf64_Shdr);
+    memcpy(&img->ehdr, m, sizeof img->ehdr);
+    img->ehdr.e_shoff = img->shoff;
+    return img->nparts;
 }
 
 int debug_image_build(const char *path, struct debug_image *img)
 {
     struct stat st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC), err = -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
 
     memset(img, 0, sizeof *img);
     if (fd < 0)
         return -1;
+    void *m = MAP_FAILED;
+    size_t size = 0;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (uint64_t)st.st_size < (1ull << 32)) {
-        size_t size = (size_t)st.st_size;
-        void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m != MAP_FAILED) {
-            err = build(m, size, img);
-            munmap(m, size);
-        }
+        size = (size_t)st.st_size;
+        m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     }
     close(fd);
-    return err;
+    if (m == MAP_FAILED)
+        return -1;
+    const Elf64_Shdr *sh = section_headers(m, size);
+    img->file = m;
+    img->file_size = size;
+    if (sh) {
+        img->nsh = ((const Elf64_Ehdr *)m)->e_shnum;
+        img->shdrs = xmalloc(img->nsh * sizeof *img->shdrs);
+        img->parts = xmalloc(img->nsh * sizeof *img->parts);
+        if (layout(m, size, sh, img) > 0 &&
+            (img->decompressor = libdeflate_alloc_decompressor()) != NULL)
+            return 0;
+    }
+    debug_image_free(img);
+    return -1;
+}
+
+/* Decompress part P into OUT (P->size bytes); 0 or -1. */
+static int inflate_part(struct debug_image *img, const struct image_part *p,
+                        unsigned char *out)
+{
+    size_t got;
+    return libdeflate_zlib_decompress(img->decompressor, p->z, p->zsize, out,
+                                      p->size, &got) == LIBDEFLATE_SUCCESS &&
+                   got == p->size
+               ? 0
+               : -1;
+}
+
+/* Copies what part P holds of [OFF, OFF + N) into BUF; the count, or -1.
+ * A read of the whole section goes straight into BUF. */
+static long read_part(struct debug_image *img, struct image_part *p,
+                      unsigned char *buf, size_t n, uint64_t off)
+{
+    size_t in = (size_t)(off - p->off), take = p->size - in;
+    if (take > n)
+        take = n;
+    if (in == 0 && take == p->size && !p->cache)
+        return inflate_part(img, p, buf) ? -1 : (long)take;
+    if (!p->cache) {
+        p->cache = xmalloc(p->size ? p->size : 1);
+        if (inflate_part(img, p, p->cache)) {
+            free(p->cache);
+            p->cache = NULL;
+            return -1;
+        }
+    }
+    memcpy(buf, p->cache + in, take);
+    return (long)take;
+}
+
+/* One piece of a read: the bytes from OFF up to the end of whatever
+ * holds OFF (the header, the file, a gap, a section, the table). */
+static long read_piece(struct debug_image *img, unsigned char *buf, size_t n,
+                       uint64_t off)
+{
+    uint64_t next = img->shoff; /* where the piece holding OFF ends */
+    size_t take;
+
+    if (off < sizeof img->ehdr) {
+        take = sizeof img->ehdr - (size_t)off;
+        take = take < n ? take : n;
+        memcpy(buf, (const unsigned char *)&img->ehdr + off, take);
+        return (long)take;
+    }
+    if (off < img->file_size) {
+        take = img->file_size - (size_t)off;
+        take = take < n ? take : n;
+        memcpy(buf, img->file + off, take);
+        return (long)take;
+    }
+    if (off >= img->shoff) {
+        take = img->size - (size_t)off;
+        take = take < n ? take : n;
+        memcpy(buf, (const unsigned char *)img->shdrs + (off - img->shoff),
+               take);
+        return (long)take;
+    }
+    for (unsigned i = 0; i < img->nparts; i++) {
+        struct image_part *p = &img->parts[i];
+        if (off >= p->off && off < p->off + p->size)
+            return read_part(img, p, buf, n, off);
+        if (p->off > off && p->off < next)
+            next = p->off;
+    }
+    take = (size_t)(next - off); /* alignment padding */
+    take = take < n ? take : n;
+    memset(buf, 0, take);
+    return (long)take;
+}
+
+long debug_image_read(struct debug_image *img, void *buf, size_t n,
+                      uint64_t offset)
+{
+    size_t done = 0;
+
+    while (done < n && offset + done < img->size) {
+        long got = read_piece(img, (unsigned char *)buf + done, n - done,
+                              offset + done);
+        if (got <= 0)
+            return got < 0 ? -1 : (long)done;
+        done += (size_t)got;
+    }
+    return (long)done;
 }
 
 void debug_image_free(struct debug_image *img)
 {
-    if (img->data)
-        munmap(img->data, img->size);
-    img->data = NULL;
-    img->size = 0;
+    for (unsigned i = 0; i < img->nparts; i++)
+        free(img->parts[i].cache);
+    if (img->decompressor)
+        libdeflate_free_decompressor(img->decompressor);
+    if (img->file)
+        munmap((void *)img->file, img->file_size);
+    free(img->shdrs);
+    free(img->parts);
+    memset(img, 0, sizeof *img);
 }

@@ -300,15 +300,11 @@ static void *image_open(struct bfd *nbfd, void *closure)
 static file_ptr image_pread(struct bfd *nbfd, void *stream, void *buf,
                             file_ptr nbytes, file_ptr offset)
 {
-    const struct debug_image *img = stream;
     (void)nbfd;
-    if (offset < 0 || (uint64_t)offset >= img->size)
+    if (offset < 0 || nbytes < 0)
         return 0;
-    size_t n = img->size - (size_t)offset;
-    if ((uint64_t)nbytes < n)
-        n = (size_t)nbytes;
-    memcpy(buf, img->data + offset, n);
-    return (file_ptr)n;
+    return (file_ptr)debug_image_read(stream, buf, (size_t)nbytes,
+                                      (uint64_t)offset);
 }
 
 static int image_close(struct bfd *nbfd, void *stream)

@@ -10,7 +10,10 @@
 #include "debugimage.h"
 #include "symbolizer.h"
 
+#include <elf.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char program[] =
@@ -79,6 +82,55 @@ START_TEST(image_gives_the_same_frames)
 }
 END_TEST
 
+/* The image read whole (each section decompressed straight into the
+ * buffer) and read in small pieces that cut sections (decompressed once
+ * into a cache) give the same bytes; its header points at a table whose
+ * sections are no longer compressed. */
+START_TEST(pieces_read_as_the_whole)
+{
+    char src[] = "/tmp/mtc-dbgimg-XXXXXX.c";
+    int fd = mkstemps(src, 2);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, program, sizeof program - 1),
+                     (ssize_t)sizeof program - 1);
+    close(fd);
+    char packed[64];
+    snprintf(packed, sizeof packed, "%s.gz", src);
+    int built = build(src, packed, "-gz=zlib");
+    unlink(src);
+    if (built != 0)
+        return; /* no compiler with -gz here */
+    struct debug_image img;
+    ck_assert_int_eq(debug_image_build(packed, &img), 0);
+    ck_assert_uint_gt(img.nparts, 0);
+    unsigned char *whole = malloc(img.size + 100), *pieces = malloc(img.size);
+    ck_assert_int_eq(debug_image_read(&img, whole, img.size + 100, 0),
+                     (long)img.size); /* short at the end */
+    for (size_t off = 0; off < img.size; off += 7) {
+        size_t n = img.size - off < 7 ? img.size - off : 7;
+        ck_assert_int_eq(debug_image_read(&img, pieces + off, n, off), (long)n);
+    }
+    ck_assert_int_eq(memcmp(whole, pieces, img.size), 0);
+    ck_assert_int_eq(debug_image_read(&img, pieces, 10, img.size), 0);
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)whole;
+    ck_assert_uint_eq(eh->e_shoff, img.shoff);
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(whole + eh->e_shoff);
+    unsigned plain_debug = 0;
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+        for (unsigned k = 0; k < img.nparts; k++)
+            if (sh[i].sh_offset == img.parts[k].off) {
+                ck_assert(!(sh[i].sh_flags & SHF_COMPRESSED));
+                ck_assert_uint_eq(sh[i].sh_size, img.parts[k].size);
+                plain_debug++;
+            }
+    ck_assert_uint_eq(plain_debug, img.nparts);
+    free(whole);
+    free(pieces);
+    debug_image_free(&img);
+    unlink(packed);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("debugimage");
@@ -86,6 +138,7 @@ Suite *make_suite(void)
     sym_init();
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, image_gives_the_same_frames);
+    tcase_add_test(tc, pieces_read_as_the_whole);
     suite_add_tcase(s, tc);
     return s;
 }
