@@ -301,9 +301,9 @@ uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
     struct shard *sh = shard_of(ptr, h);
     int big = size >= BIG_SIZE, replaced_big = 0;
     uint32_t freed_tag = 0;
-    spin_lock(&sh->lock);
+    int taken = spin_lock_hot(&sh->lock);
     if (!has_room(sh) && !rebuild(sh)) {
-        spin_unlock(&sh->lock);
+        spin_unlock_hot(&sh->lock, taken);
         return 0;
     }
     size_t i = find(sh, h, ptr);
@@ -319,7 +319,7 @@ uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
     }
     sh->slots[i] = (struct slot){ make_word(ptr, tag, 0),
                                   big ? BIG_SIZE : (uint32_t)size, stack };
-    spin_unlock(&sh->lock);
+    spin_unlock_hot(&sh->lock, taken);
     /* The side list holds exactly the big blocks that are in the table. */
     if (replaced_big)
         big_take(ptr);
@@ -354,7 +354,7 @@ int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
     struct shard *sh = shard_of(ptr, h);
     int found = 0;
     uint32_t small = 0;
-    spin_lock(&sh->lock);
+    int taken = spin_lock_hot(&sh->lock);
     if (sh->slots) {
         size_t i = find(sh, h, ptr);
         struct slot *s = &sh->slots[i];
@@ -372,7 +372,7 @@ int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
             }
         }
     }
-    spin_unlock(&sh->lock);
+    spin_unlock_hot(&sh->lock, taken);
     if (!found)
         return LIVE_ABSENT;
     *size = small == BIG_SIZE ? big_take(ptr) : small;

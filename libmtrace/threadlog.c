@@ -103,7 +103,7 @@ char *threadlog_reserve(void)
     struct thread_record *r = thread_record();
     if (r == NULL || r->id == 0)
         return NULL;
-    spin_lock(&r->log.lock);
+    r->log.taken = spin_lock_hot(&r->log.lock);
     return r->log.buf + r->log.len;
 }
 
@@ -121,7 +121,7 @@ void threadlog_commit(size_t n, uint32_t tag)
         hand_over_locked(l, 1);
     else if (l->len >= THREADLOG_SOON)
         hand_over_locked(l, 0);
-    spin_unlock(&l->lock);
+    spin_unlock_hot(&l->lock, l->taken);
 }
 
 void threadlog_append(const char *line, size_t n, uint32_t tag)

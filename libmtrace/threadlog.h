@@ -44,6 +44,7 @@
 
 struct threadlog {
     spinlock_t lock;
+    int taken;       /* the owner's reserve took the lock (spin.h) */
     atomic_uint gen; /* times the buffer was handed over       */
     size_t len;
     char buf[THREADLOG_SIZE];
