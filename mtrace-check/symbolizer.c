@@ -29,8 +29,9 @@ struct objfile {
     struct symindex *index; /* NULL: libbfd answers */
     char build_id[129];
     struct u64map frames_cache; /* vma -> struct sym_result * */
-    /* For the stack report: the file holding the DWARF, with its
-     * compressed sections decompressed beforehand (debugimage.h). */
+    /* For the stack report: the file holding the DWARF, its compressed
+     * sections decompressed by libdeflate as libbfd reads them
+     * (debugimage.h). */
     int image_tried;
     bfd *image_bfd; /* NULL: the frames come from abfd */
     asymbol **image_syms;
