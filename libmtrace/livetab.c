@@ -19,9 +19,8 @@
  * of glibc's per-thread arenas is such a region, so threads that free what
  * they allocated stay on shards of their own and do not pull each other's
  * locks and table pointers from one core to the other on every event.
- * Eight shards a group (not 32): threads sharing an arena are few, and
- * fewer, larger tables reach the size that goes on huge pages (arena.c);
- * `wl live 1000000` took 239 ms of CPU with 32, 225 with 8. */
+ * Eight shards a group: threads sharing an arena are few, and fewer,
+ * larger tables reach the size that goes on huge pages (arena.c). */
 #define REGION_SHIFT 26
 #define GROUPS 16
 #define SHARDS_PER_GROUP 8
@@ -210,8 +209,7 @@ static int rebuild(struct shard *sh)
                : (kept + 1) * 2 > old_n ? old_n * 2
                                         : old_n;
     /* Populated: a slot read before it is written maps the zero page, and
-     * the write faults a second time (50.9k page faults -> 14.1k on
-     * `wl live 1000000`, native 13.7k; CPU 363 -> 299 ms). */
+     * the write faults a second time (bench/RESULTS.md, 2026-11-25). */
     struct slot *slots = pages_map_populated(n * sizeof *slots);
     if (slots == NULL)
         return 0;
@@ -243,7 +241,7 @@ void livetab_prefetch(uintptr_t ptr)
 
 /* All four cache lines of the next stretch's slots: blocks allocated in
  * order land in each of them, and prefetching only the first line left
- * three misses of four (`wl live 1000000`: 299 -> 239 ms of CPU). */
+ * three misses of four. */
 void livetab_prefetch_next(uintptr_t ptr)
 {
     uintptr_t next = ptr + (1u << STRETCH_SHIFT);

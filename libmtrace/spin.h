@@ -73,9 +73,8 @@ static inline void spin_unlock(spinlock_t *l)
  * malloc skips its own arena locks.  __libc_single_threaded turns false in
  * pthread_create before the new thread exists, never back, and only this
  * thread can create one, never inside one of these sections; the caller
- * keeps what spin_lock_hot returned for spin_unlock_hot.  The locked
- * instruction was a fifth of the cost of an event on `wl pairs` (perf
- * annotate: the stall after each xchg). */
+ * keeps what spin_lock_hot returned for spin_unlock_hot.  The two locked
+ * instructions an event cost 2-5% of its time (bench/RESULTS.md). */
 static inline int spin_lock_hot(spinlock_t *l)
 {
     LOCK_RANK_TAKE(l->rank);
