@@ -4,7 +4,6 @@
 #include "arena.h"
 #include "ownmaps.h"
 #include "spin.h"
-#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -29,41 +28,13 @@ void *pages_map(size_t size)
     return map_with(size, 0);
 }
 
-#define HUGE_SIZE (2u << 20)
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
-/* A table of 2 MiB or more on huge pages where the system allows it (THP
- * in "madvise" mode): a table the size of the live blocks is probed at
- * random, and with 4 KiB pages nearly every probe also missed the TLB. */
-static void *map_huge(size_t size)
-{
-    size_t over = size + HUGE_SIZE;
-    char *p = mmap(NULL, over, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    uintptr_t up = ((uintptr_t)p + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1);
-    char *start = (char *)up;
-    if (start > p)
-        munmap(p, (size_t)(start - p));
-    if (start + size < p + over)
-        munmap(start + size, (size_t)(p + over - (start + size)));
-    madvise(start, size, MADV_HUGEPAGE);
-    /* Faulted in at once rather than a page (or two: a read maps the zero
-     * page first) at a time under the program. */
-    if (madvise(start, size, MADV_POPULATE_WRITE) != 0)
-        for (size_t i = 0; i < size; i += 4096)
-            start[i] = 0;
-    ownmaps_add(start, size);
-    return start;
-}
-
+/* Faulted in by the kernel at once, not a page (or two: a read maps the
+ * zero page first) at a time under the program.  Not on huge pages: with
+ * THP in "madvise" mode a fault in such a region may stall the program in
+ * direct compaction on a fragmented machine, a cost a tracer must not
+ * add; they saved 5% of the CPU time on `wl live` (bench/RESULTS.md). */
 void *pages_map_populated(size_t size)
 {
-    if (size >= HUGE_SIZE)
-        return map_huge(size);
     return map_with(size, MAP_POPULATE);
 }
 

@@ -14,8 +14,8 @@ char *arena_strdup(const char *s);
 
 /* Large zeroed mappings for tables that grow and shrink. */
 void *pages_map(size_t size);
-/* The same, faulted in before it returns (on huge pages from 2 MiB): for
- * tables written all over at once. */
+/* The same, faulted in before it returns: for tables written all over at
+ * once. */
 void *pages_map_populated(size_t size);
 void pages_unmap(void *p, size_t size);
 

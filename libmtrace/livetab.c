@@ -20,7 +20,7 @@
  * they allocated stay on shards of their own and do not pull each other's
  * locks and table pointers from one core to the other on every event.
  * Eight shards a group: threads sharing an arena are few, and fewer,
- * larger tables reach the size that goes on huge pages (arena.c). */
+ * larger tables were faster on `wl live` (bench/RESULTS.md). */
 #define REGION_SHIFT 26
 #define GROUPS 16
 #define SHARDS_PER_GROUP 8
