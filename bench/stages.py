@@ -51,6 +51,7 @@ FILE_STAGE = {
     "fmt.c": "formatting", "threadlog.c": "buffer write",
     "writer.c": "buffer write", "tracelog.c": "buffer write",
 }
+FORMAT_FUNCS = r"^(format_event|format_from_parts|emit_long_event|put_ptr)"
 # Functions of tracer.c (and shared headers' inlined copies) by name.
 FUNC_STAGE = [
     (r"^(format_event|emit_long_event)", "formatting"),
@@ -74,6 +75,10 @@ FUNC_STAGE = [
 def stage_of(path, func, obj):
     base = os.path.basename(path)
     if "libmtrace" in obj or "libmtrace" in path or base in FILE_STAGE:
+        # The line's formatting lives in tracelog.c since the log got its
+        # own module: by name, before the file.
+        if re.search(FORMAT_FUNCS, func):
+            return "formatting"
         if base in FILE_STAGE and base not in ("spin.h",):
             return FILE_STAGE[base]
         for rx, st in FUNC_STAGE:
