@@ -21,7 +21,7 @@
 
 /* A decompressed section of the image. */
 struct image_part {
-    uint64_t off, size;    /* where it lies in the image */
+    uint64_t off, size;     /* where it lies in the image */
     const unsigned char *z; /* its zlib stream, in the mapped file */
     size_t zsize;
     unsigned char *cache; /* decompressed whole, for a read of a part */

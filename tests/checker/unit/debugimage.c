@@ -35,6 +35,16 @@ static int build(const char *src, const char *out, const char *flags)
     return system(cmd);
 }
 
+/* The test program's source into a new file named from the template SRC. */
+static void write_program(char *src)
+{
+    int fd = mkstemps(src, 2);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, program, sizeof program - 1),
+                     (ssize_t)sizeof program - 1);
+    close(fd);
+}
+
 static int same_str(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && strcmp(a, b) == 0);
@@ -43,11 +53,7 @@ static int same_str(const char *a, const char *b)
 START_TEST(image_gives_the_same_frames)
 {
     char src[] = "/tmp/mtc-dbgimg-XXXXXX.c";
-    int fd = mkstemps(src, 2);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, program, sizeof program - 1),
-                     (ssize_t)sizeof program - 1);
-    close(fd);
+    write_program(src);
     char plain[64], packed[64];
     snprintf(plain, sizeof plain, "%s.plain", src);
     snprintf(packed, sizeof packed, "%s.gz", src);
@@ -89,11 +95,7 @@ END_TEST
 START_TEST(pieces_read_as_the_whole)
 {
     char src[] = "/tmp/mtc-dbgimg-XXXXXX.c";
-    int fd = mkstemps(src, 2);
-    ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, program, sizeof program - 1),
-                     (ssize_t)sizeof program - 1);
-    close(fd);
+    write_program(src);
     char packed[64];
     snprintf(packed, sizeof packed, "%s.gz", src);
     int built = build(src, packed, "-gz=zlib");
