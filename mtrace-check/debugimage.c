@@ -8,11 +8,13 @@
 
 #include <fcntl.h>
 #include <libdeflate.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* The section headers of a well-formed ELF64 file in this machine's byte
  * order, or NULL. */
@@ -146,16 +148,64 @@ static int inflate_part(struct debug_image *img, const struct image_part *p,
                : -1;
 }
 
+/* BUF, about to be written whole (N bytes): its pages faulted in by one
+ * call rather than one fault each (libbfd's buffers are fresh memory). */
+static void prefault(unsigned char *buf, size_t n)
+{
+    enum { PAGE = 4096, LARGE = 1 << 20 };
+    uintptr_t a = ((uintptr_t)buf + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+    uintptr_t b = ((uintptr_t)buf + n) & ~(uintptr_t)(PAGE - 1);
+    if (n < LARGE || b <= a)
+        return;
+#ifdef MADV_POPULATE_WRITE
+    madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#endif
+}
+
+/* The first END bytes of part P into OUT.  zlib, unlike libdeflate, stops
+ * when the output is full: libbfd reads 12 bytes at the start of each
+ * section before it reads the section whole, and decompressing the whole
+ * section for them sent every section through the cache. */
+enum { PREFIX_MAX = 4096 };
+static int inflate_prefix(const struct image_part *p, unsigned char *out,
+                          size_t end)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (p->zsize > UINT_MAX || inflateInit(&z) != Z_OK)
+        return -1;
+    z.next_in = (Bytef *)p->z;
+    z.avail_in = (uInt)p->zsize;
+    z.next_out = out;
+    z.avail_out = (uInt)end;
+    int rc = inflate(&z, Z_SYNC_FLUSH);
+    size_t got = end - z.avail_out;
+    inflateEnd(&z);
+    return (rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR) && got == end
+               ? 0
+               : -1;
+}
+
 /* Copies what part P holds of [OFF, OFF + N) into BUF; the count, or -1.
- * A read of the whole section goes straight into BUF. */
+ * A read of the whole section goes straight into BUF, a read of its first
+ * bytes through a small buffer, any other through a cache. */
 static long read_part(struct debug_image *img, struct image_part *p,
                       unsigned char *buf, size_t n, uint64_t off)
 {
     size_t in = (size_t)(off - p->off), take = p->size - in;
     if (take > n)
         take = n;
-    if (in == 0 && take == p->size && !p->cache)
+    if (in == 0 && take == p->size && !p->cache) {
+        prefault(buf, take);
         return inflate_part(img, p, buf) ? -1 : (long)take;
+    }
+    if (!p->cache && in + take <= PREFIX_MAX) {
+        unsigned char head[PREFIX_MAX];
+        if (inflate_prefix(p, head, in + take))
+            return -1;
+        memcpy(buf, head + in, take);
+        return (long)take;
+    }
     if (!p->cache) {
         p->cache = xmalloc(p->size ? p->size : 1);
         if (inflate_part(img, p, p->cache)) {

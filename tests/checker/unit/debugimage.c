@@ -35,13 +35,13 @@ static int build(const char *src, const char *out, const char *flags)
     return system(cmd);
 }
 
-/* The test program's source into a new file named from the template SRC. */
-static void write_program(char *src)
+/* TEXT into a new file named from the template SRC. */
+static void write_program(char *src, const char *text)
 {
     int fd = mkstemps(src, 2);
     ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(write(fd, program, sizeof program - 1),
-                     (ssize_t)sizeof program - 1);
+    ssize_t n = (ssize_t)strlen(text);
+    ck_assert_int_eq(write(fd, text, (size_t)n), n);
     close(fd);
 }
 
@@ -53,7 +53,7 @@ static int same_str(const char *a, const char *b)
 START_TEST(image_gives_the_same_frames)
 {
     char src[] = "/tmp/mtc-dbgimg-XXXXXX.c";
-    write_program(src);
+    write_program(src, program);
     char plain[64], packed[64];
     snprintf(plain, sizeof plain, "%s.plain", src);
     snprintf(packed, sizeof packed, "%s.gz", src);
@@ -88,14 +88,30 @@ START_TEST(image_gives_the_same_frames)
 }
 END_TEST
 
+/* The program and 400 functions more: debug sections of tens of KB. */
+static char *big_program(void)
+{
+    size_t cap = sizeof program + 400 * 64, len = sizeof program - 1;
+    char *text = malloc(cap);
+    memcpy(text, program, len + 1);
+    for (int i = 0; i < 400; i++)
+        len += (size_t)snprintf(text + len, cap - len,
+                                "int f%d(int x) { return x * %d + %d; }\n", i,
+                                i + 3, i);
+    return text;
+}
+
 /* The image read whole (each section decompressed straight into the
- * buffer) and read in small pieces that cut sections (decompressed once
- * into a cache) give the same bytes; its header points at a table whose
- * sections are no longer compressed. */
+ * buffer) and read in small pieces that cut sections (their first
+ * kilobytes decompressed alone, the rest once into a cache) give the same
+ * bytes; its header points at a table whose sections are no longer
+ * compressed. */
 START_TEST(pieces_read_as_the_whole)
 {
     char src[] = "/tmp/mtc-dbgimg-XXXXXX.c";
-    write_program(src);
+    char *text = big_program();
+    write_program(src, text);
+    free(text);
     char packed[64];
     snprintf(packed, sizeof packed, "%s.gz", src);
     int built = build(src, packed, "-gz=zlib");
@@ -105,6 +121,10 @@ START_TEST(pieces_read_as_the_whole)
     struct debug_image img;
     ck_assert_int_eq(debug_image_build(packed, &img), 0);
     ck_assert_uint_gt(img.nparts, 0);
+    uint64_t largest = 0;
+    for (unsigned k = 0; k < img.nparts; k++)
+        largest = img.parts[k].size > largest ? img.parts[k].size : largest;
+    ck_assert_uint_gt(largest, 16384); /* reads past the first kilobytes */
     unsigned char *whole = malloc(img.size + 100), *pieces = malloc(img.size);
     ck_assert_int_eq(debug_image_read(&img, whole, img.size + 100, 0),
                      (long)img.size); /* short at the end */
