@@ -21,6 +21,11 @@
 
 struct objfile {
     char *path;
+    /* The file, for another path that names it (the command line's
+     * "./prog" and the log's "/abs/prog"): opened and read once. */
+    dev_t dev;
+    ino_t ino;
+    struct objfile *next_owned;
     bfd *abfd;      /* NULL: unusable, addr2line would print nothing */
     asymbol **syms; /* NULL when the file has none */
     /* Without debug information, the functions are found in this index
@@ -39,6 +44,7 @@ struct objfile {
 };
 
 static struct strmap open_files; /* path -> struct objfile * */
+static struct objfile *owned;    /* each objfile once */
 
 /* libbfd is not thread-safe: every use of it, and of the tables above, is
  * under this lock (the prefetch thread below is the only other user). */
@@ -144,15 +150,32 @@ static bfd *open_object(const char *path)
     return abfd;
 }
 
+/* The objfile already open for the file at PATH under another name. */
+static struct objfile *same_file(const struct stat *st)
+{
+    for (struct objfile *o = owned; o; o = o->next_owned)
+        if (o->dev == st->st_dev && o->ino == st->st_ino)
+            return o;
+    return NULL;
+}
+
 static struct objfile *open_locked(const char *path)
 {
     void **slot = strmap_put(&open_files, (struct slice){ path, strlen(path) });
     struct objfile *o = *slot;
+    struct stat st;
 
     if (o)
         return o;
+    int known = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (known && (o = same_file(&st)) != NULL)
+        return *slot = o;
     o = xcalloc(1, sizeof *o);
     o->path = xstrdup(path);
+    if (known) {
+        o->dev = st.st_dev;
+        o->ino = st.st_ino;
+    }
     u64map_init(&o->frames_cache);
     o->abfd = open_object(path);
     if (o->abfd) {
@@ -165,6 +188,10 @@ static struct objfile *open_locked(const char *path)
             bfd_close(o->abfd);
             o->abfd = NULL;
         }
+    }
+    if (known) {
+        o->next_owned = owned;
+        owned = o;
     }
     *slot = o;
     return o;
@@ -512,9 +539,8 @@ static void free_result(void *p)
     free(r);
 }
 
-static void close_objfile(void *p)
+static void close_objfile(struct objfile *o)
 {
-    struct objfile *o = p;
     u64map_each(&o->frames_cache, free_result);
     u64map_destroy(&o->frames_cache);
     if (o->abfd)
@@ -529,6 +555,13 @@ static void close_objfile(void *p)
     free(o);
 }
 
+static void close_unowned(void *p)
+{
+    struct objfile *o = p;
+    if (o->dev == 0 && o->ino == 0)
+        close_objfile(o);
+}
+
 void sym_stop(void)
 {
     prefetch_stop();
@@ -538,6 +571,13 @@ void sym_shutdown(void)
 {
     if (!prefetch_stop())
         return; /* the process ends: its memory goes with it */
-    strmap_each(&open_files, close_objfile);
+    /* Each objfile once: two paths may share one; those not in the owned
+     * list (no stat) are only in the map. */
+    strmap_each(&open_files, close_unowned);
+    while (owned) {
+        struct objfile *next = owned->next_owned;
+        close_objfile(owned);
+        owned = next;
+    }
     strmap_destroy(&open_files);
 }
