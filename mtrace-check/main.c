@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 enum { EXIT_CLEAN = 0, EXIT_LEAKS = 1, EXIT_TROUBLE = 2 };
@@ -111,6 +112,13 @@ static int check_log(const char *log, struct options *opt, const char *binary,
     int threads = e.tl ? 0 : replay_threads();
     if (threads > 1)
         e.ext.prefetch = sym_prefetch; /* a core for the debug information */
+    /* With no core spare for it, the debug information is read first: it
+     * is what the report waits for at the end, and sharing a core with a
+     * replay helper made it finish last, alone (a third of the time on a
+     * 2-core machine's stack log went to that tail). */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    replay_share_cores(
+        threads > 1 && threads + 1 > cpus ? sym_prefetch_wait_idle : NULL);
     if (replay_log(&src, &e, log, threads, replay_segment_size(), NULL)) {
         fflush(stdout);
         diag(log, 0, "%s", src.error);

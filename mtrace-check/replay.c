@@ -91,12 +91,18 @@ static void apply_ready(struct ring *r)
     }
 }
 
+/* The helpers' turn (replay_share_cores); the calling thread never waits. */
+static void (*wait_turn)(void);
+static __thread int is_helper;
+
 static void *worker(void *arg)
 {
     struct ring *r = arg;
     int more = 1;
 
     while (more) {
+        if (is_helper && wait_turn)
+            wait_turn();
         struct slot *s = read_next(r);
         more = s->status > 0;
         if (more) {
@@ -109,6 +115,17 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&r->lock);
     }
     return NULL;
+}
+
+static void *helper(void *arg)
+{
+    is_helper = 1;
+    return worker(arg);
+}
+
+void replay_share_cores(void (*wait)(void))
+{
+    wait_turn = wait;
 }
 
 static int run_parallel(struct ring *r, int threads)
@@ -124,7 +141,7 @@ static int run_parallel(struct ring *r, int threads)
     for (size_t i = 0; i < r->nslots; i++)
         spec_init(&r->slots[i].spec);
     while (started < threads - 1 &&
-           pthread_create(&tid[started], NULL, worker, r) == 0)
+           pthread_create(&tid[started], NULL, helper, r) == 0)
         started++;
     worker(r);
     for (int i = 0; i < started; i++)

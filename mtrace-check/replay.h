@@ -27,6 +27,13 @@ struct replay_stats {
 int replay_log(struct source *src, struct engine *e, const char *name,
                int threads, size_t segment, struct replay_stats *stats);
 
+/* When another thread of the process needs a core of its own for a
+ * while (the debug information read for the stack report): the helper
+ * threads call WAIT before each segment, and it returns when they may go
+ * on; the calling thread never waits, so the replay always advances.
+ * NULL (the default): no waiting. */
+void replay_share_cores(void (*wait)(void));
+
 /* Threads to use: MTRACE_CHECK_THREADS if set (0: the plain replay), else
  * one per CPU (at most 8). */
 int replay_threads(void);

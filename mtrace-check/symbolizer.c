@@ -458,7 +458,7 @@ enum { PREFETCH_MAX = 32 };
 
 static struct {
     pthread_mutex_t lock;
-    pthread_cond_t wake;
+    pthread_cond_t wake, idle;
     pthread_t thread;
     int started, stopping, busy;
     size_t head, count, total;
@@ -466,7 +466,9 @@ static struct {
         char *path;
         uint64_t vma;
     } queue[PREFETCH_MAX];
-} pf = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER };
+} pf = { .lock = PTHREAD_MUTEX_INITIALIZER,
+         .wake = PTHREAD_COND_INITIALIZER,
+         .idle = PTHREAD_COND_INITIALIZER };
 
 static void *prefetch_thread(void *unused)
 {
@@ -487,9 +489,21 @@ static void *prefetch_thread(void *unused)
         free(path);
         pthread_mutex_lock(&pf.lock);
         pf.busy = 0;
+        if (pf.count == 0)
+            pthread_cond_broadcast(&pf.idle);
     }
+    pf.busy = 0;
+    pthread_cond_broadcast(&pf.idle);
     pthread_mutex_unlock(&pf.lock);
     return NULL;
+}
+
+void sym_prefetch_wait_idle(void)
+{
+    pthread_mutex_lock(&pf.lock);
+    while ((pf.busy || pf.count) && !pf.stopping)
+        pthread_cond_wait(&pf.idle, &pf.lock);
+    pthread_mutex_unlock(&pf.lock);
 }
 
 void sym_prefetch(const char *path, uint64_t vma)
@@ -522,6 +536,7 @@ static int prefetch_stop(void)
         free(pf.queue[pf.head].path);
     int busy = pf.busy;
     pthread_cond_signal(&pf.wake);
+    pthread_cond_broadcast(&pf.idle);
     pthread_mutex_unlock(&pf.lock);
     if (pf.started && !busy)
         pthread_join(pf.thread, NULL);

@@ -58,6 +58,9 @@ const struct sym_result *sym_frames(struct objfile *o, uint64_t vma);
  * sym_open() and VMA looked up, as sym_frames() would.  Called only when
  * a core looks free (main.c). */
 void sym_prefetch(const char *path, uint64_t vma);
+/* Returns when the prefetch thread has nothing to do (at once when it has
+ * nothing now, or is stopping). */
+void sym_prefetch_wait_idle(void);
 
 /* Every function above may be called from any thread: libbfd is used
  * under one lock. */

@@ -14,6 +14,7 @@
 #include "replay.h"
 #include "symbolizer.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -177,6 +178,41 @@ START_TEST(clean_log_never_replayed_again)
 }
 END_TEST
 
+/* replay_share_cores: the helpers call the hook before each segment, the
+ * calling thread never does, and the report is the same as without it. */
+static pthread_t caller;
+static int waits, caller_waited;
+
+static void count_wait(void)
+{
+    if (pthread_equal(pthread_self(), caller))
+        caller_waited = 1;
+    __atomic_add_fetch(&waits, 1, __ATOMIC_RELAXED);
+}
+
+START_TEST(helpers_wait_their_turn)
+{
+    size_t len;
+    char *log = random_log(7, 20000, 1, &len);
+    char *path = write_temp(log, len);
+    char *want = check(path, 0, 0, 0, 0, NULL);
+    caller = pthread_self();
+    waits = caller_waited = 0;
+    replay_share_cores(count_wait);
+    for (int threads = 2; threads <= 3; threads++) {
+        char *got = check(path, 0, threads, 4096, 0, NULL);
+        ck_assert_str_eq(want, got);
+        free(got);
+    }
+    replay_share_cores(NULL);
+    ck_assert_int_gt(waits, 2);
+    ck_assert_int_eq(caller_waited, 0);
+    free(want);
+    free(log);
+    unlink(path);
+}
+END_TEST
+
 /* A line past the limit is skipped, counted, and the rest is right. */
 START_TEST(long_line_counts)
 {
@@ -209,6 +245,7 @@ Suite *make_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, parallel_same_as_serial);
     tcase_add_test(tc, clean_log_never_replayed_again);
+    tcase_add_test(tc, helpers_wait_their_turn);
     tcase_add_test(tc, long_line_counts);
     suite_add_tcase(s, tc);
     return s;
