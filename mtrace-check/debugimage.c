@@ -218,33 +218,30 @@ static long read_part(struct debug_image *img, struct image_part *p,
     return (long)take;
 }
 
+/* Copies into BUF at most N bytes of REGION (SIZE bytes) from IN; the
+ * count. */
+static long copy_region(unsigned char *buf, size_t n, const void *region,
+                        uint64_t size, uint64_t in)
+{
+    size_t take = (size_t)(size - in) < n ? (size_t)(size - in) : n;
+    memcpy(buf, (const unsigned char *)region + in, take);
+    return (long)take;
+}
+
 /* One piece of a read: the bytes from OFF up to the end of whatever
  * holds OFF (the header, the file, a gap, a section, the table). */
 static long read_piece(struct debug_image *img, unsigned char *buf, size_t n,
                        uint64_t off)
 {
     uint64_t next = img->shoff; /* where the piece holding OFF ends */
-    size_t take;
 
-    if (off < sizeof img->ehdr) {
-        take = sizeof img->ehdr - (size_t)off;
-        take = take < n ? take : n;
-        memcpy(buf, (const unsigned char *)&img->ehdr + off, take);
-        return (long)take;
-    }
-    if (off < img->file_size) {
-        take = img->file_size - (size_t)off;
-        take = take < n ? take : n;
-        memcpy(buf, img->file + off, take);
-        return (long)take;
-    }
-    if (off >= img->shoff) {
-        take = img->size - (size_t)off;
-        take = take < n ? take : n;
-        memcpy(buf, (const unsigned char *)img->shdrs + (off - img->shoff),
-               take);
-        return (long)take;
-    }
+    if (off < sizeof img->ehdr)
+        return copy_region(buf, n, &img->ehdr, sizeof img->ehdr, off);
+    if (off < img->file_size)
+        return copy_region(buf, n, img->file, img->file_size, off);
+    if (off >= img->shoff)
+        return copy_region(buf, n, img->shdrs, img->size - img->shoff,
+                           off - img->shoff);
     for (unsigned i = 0; i < img->nparts; i++) {
         struct image_part *p = &img->parts[i];
         if (off >= p->off && off < p->off + p->size)
@@ -252,9 +249,8 @@ static long read_piece(struct debug_image *img, unsigned char *buf, size_t n,
         if (p->off > off && p->off < next)
             next = p->off;
     }
-    take = (size_t)(next - off); /* alignment padding */
-    take = take < n ? take : n;
-    memset(buf, 0, take);
+    size_t take = (size_t)(next - off) < n ? (size_t)(next - off) : n;
+    memset(buf, 0, take); /* alignment padding */
     return (long)take;
 }
 

@@ -22,7 +22,8 @@
 struct objfile {
     char *path;
     /* The file, for another path that names it (the command line's
-     * "./prog" and the log's "/abs/prog"): opened and read once. */
+     * "./prog" and the log's "/abs/prog"): opened and read once.  Inode 0:
+     * not known (stat failed), never shared. */
     dev_t dev;
     ino_t ino;
     struct objfile *next_owned;
@@ -44,7 +45,7 @@ struct objfile {
 };
 
 static struct strmap open_files; /* path -> struct objfile * */
-static struct objfile *owned;    /* each objfile once */
+static struct objfile *owned;    /* every objfile, each once */
 
 /* libbfd is not thread-safe: every use of it, and of the tables above, is
  * under this lock (the prefetch thread below is the only other user). */
@@ -154,7 +155,7 @@ static bfd *open_object(const char *path)
 static struct objfile *same_file(const struct stat *st)
 {
     for (struct objfile *o = owned; o; o = o->next_owned)
-        if (o->dev == st->st_dev && o->ino == st->st_ino)
+        if (o->ino != 0 && o->dev == st->st_dev && o->ino == st->st_ino)
             return o;
     return NULL;
 }
@@ -189,10 +190,8 @@ static struct objfile *open_locked(const char *path)
             o->abfd = NULL;
         }
     }
-    if (known) {
-        o->next_owned = owned;
-        owned = o;
-    }
+    o->next_owned = owned;
+    owned = o;
     *slot = o;
     return o;
 }
@@ -570,13 +569,6 @@ static void close_objfile(struct objfile *o)
     free(o);
 }
 
-static void close_unowned(void *p)
-{
-    struct objfile *o = p;
-    if (o->dev == 0 && o->ino == 0)
-        close_objfile(o);
-}
-
 void sym_stop(void)
 {
     prefetch_stop();
@@ -586,9 +578,7 @@ void sym_shutdown(void)
 {
     if (!prefetch_stop())
         return; /* the process ends: its memory goes with it */
-    /* Each objfile once: two paths may share one; those not in the owned
-     * list (no stat) are only in the map. */
-    strmap_each(&open_files, close_unowned);
+    /* From the list, not the map: two paths may share an objfile. */
     while (owned) {
         struct objfile *next = owned->next_owned;
         close_objfile(owned);
