@@ -51,10 +51,10 @@ FILE_STAGE = {
     "fmt.c": "formatting", "threadlog.c": "buffer write",
     "writer.c": "buffer write", "tracelog.c": "buffer write",
 }
+# The line's formatting, by name wherever it is (stage_of looks first).
 FORMAT_FUNCS = r"^(format_event|format_from_parts|emit_long_event|put_ptr)"
 # Functions of tracer.c (and shared headers' inlined copies) by name.
 FUNC_STAGE = [
-    (r"^(format_event|emit_long_event)", "formatting"),
     (r"^(log_event|log_sink|publish_stack|emit_|line_tag|stop_on_write)",
      "buffer write"),
     (r"^(account_bytes|count_alloc|count_free|uncount_free|raise_peak|weigh)",
@@ -75,8 +75,8 @@ FUNC_STAGE = [
 def stage_of(path, func, obj):
     base = os.path.basename(path)
     if "libmtrace" in obj or "libmtrace" in path or base in FILE_STAGE:
-        # The line's formatting lives in tracelog.c since the log got its
-        # own module: by name, before the file.
+        # By name before the file: the formatting lives in tracelog.c,
+        # whose other functions are the buffer write.
         if re.search(FORMAT_FUNCS, func):
             return "formatting"
         if base in FILE_STAGE and base not in ("spin.h",):
