@@ -20,6 +20,7 @@
 #include "tracelog.h"
 #include "tracer.h"
 #include "unwind.h"
+#include "writer.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -179,6 +180,9 @@ MT_EXPORT void muntrace(void)
 
 __attribute__((constructor)) static void on_load(void)
 {
+    /* What costs a grace period of the kernel's once threads exist. */
+    gate_init();
+    writer_grow_fd_table();
     {
         GUARD_SCOPE(entered);
         mutex_lock(&control_lock, LOCK_RANK_CONTROL);

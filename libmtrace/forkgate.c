@@ -20,8 +20,15 @@ static atomic_int fork_pending;
 static int in_fork_child;
 static int asymmetric; /* membarrier registered: cheap entering side */
 
+/* Registering while other threads run waits for an RCU grace period in
+ * the kernel (9 ms measured here); the library's constructor registers
+ * before the program has threads, and a fork child inherits it. */
 void gate_init(void)
 {
+    static int done;
+    if (done)
+        return;
+    done = 1;
     asymmetric = syscall(SYS_membarrier,
                          MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
 }

@@ -12,7 +12,8 @@
 #ifndef MT_FORKGATE_H
 #define MT_FORKGATE_H
 
-/* Once, at the start of collection (registers for membarrier(2)). */
+/* Registers for membarrier(2): at load, and at the start of collection
+ * (only the first call does anything). */
 void gate_init(void);
 void gate_enter(void);
 void gate_leave(void);

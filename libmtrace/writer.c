@@ -61,6 +61,23 @@ static int write_all_uncancelled(int fd, const char *s, size_t n)
  * dup2()s over whatever is there). */
 #define HIGH_FD_FLOOR 900
 
+/* The kernel grows a process's descriptor table when a descriptor that
+ * high is first made; while threads share the table, growing it waits for
+ * an RCU grace period (expand_fdtable): mtrace() called with one other
+ * thread running took 27-36 ms instead of 0.2 (bench/RESULTS.md,
+ * 2026-11-25).  So the table is grown while the library loads, before the
+ * program has threads.  A table never shrinks. */
+void writer_grow_fd_table(void)
+{
+    int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
+    if (high >= 0)
+        close(high);
+    close(fd);
+}
+
 static int move_high(int fd)
 {
     int high = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);

@@ -48,6 +48,9 @@ void writer_init(struct writer *w, int fd, char *buf, size_t cap);
 /* Guards W's descriptor as described at struct writer; moves it to a high
  * number, out of the way of programs that pick their own. */
 void writer_guard_descriptor(struct writer *w, const char *path);
+/* Makes room in the descriptor table for those high numbers now, while
+ * the process has one thread (writer.c says why). */
+void writer_grow_fd_table(void);
 /* Appends; flushes first when the buffer would overflow.  After a failure
  * every call is a no-op. */
 void writer_put(struct writer *w, const char *s, size_t n);

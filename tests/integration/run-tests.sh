@@ -40,7 +40,7 @@ ALL_TESTS=(
 	depth config-unknown unwinders
 	# tests-threads.sh
 	threads threads-configs handoff manythreads thread-exit tls-dtors dlopen-tls dlopen-race
-	bigheap late-start muntrace-threads exit-busy cancel
+	bigheap late-start late-start-grace muntrace-threads exit-busy cancel
 	# tests-process.sh
 	concurrent stale-log percent-p fork-exit fork-_exit fork-O0
 	fork-classic fork-threads fork-dlopen fork-dlopen-held daemon exec-fork exec-vfork

@@ -107,6 +107,24 @@ t_late_start() {
 	leak_run late_start "1234 4321"
 }
 
+# mtrace() while another thread runs does not wait for the kernel: the
+# library grew the descriptor table for its high log descriptor and
+# registered for membarrier(2) at load, while the process had one thread
+# (grace.c says why).  Untraced, the same program shows neither, so the
+# check can fail.
+t_late_start_grace() {
+	need_libmtrace || return
+	local fds mb
+	traced log "$BUILD/grace" >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
+	read -r _ fds _ mb <out
+	[ "${fds:-0}" -ge 1024 ] || { fail "descriptor table of $fds at main, not grown at load: $(cat out)"; return 1; }
+	[ "$mb" = 0 ] || { fail "membarrier not registered at load (errno $mb)"; return 1; }
+	expect_leaks "$BUILD/grace" log "77" || return 1
+	limited "$BUILD/grace" >out 2>err || { fail "untraced: exit status $?"; return 1; }
+	read -r _ fds _ mb <out
+	[ "${fds:-0}" -lt 1024 ] && [ "$mb" != 0 ] || { fail "untraced run already shows both: $(cat out)"; return 1; }
+}
+
 # muntrace() while other threads are busy: "= End" last, nothing bogus.
 t_muntrace_threads() {
 	local out
