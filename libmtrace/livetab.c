@@ -26,6 +26,9 @@
 #define SHARDS_PER_GROUP 8
 #define SHARDS (GROUPS * SHARDS_PER_GROUP)
 #define INITIAL_SLOTS 256
+/* A shard's table of more slots than this (512 KiB) no longer stays in
+ * the cache beside the others: from then on events prefetch. */
+#define BIG_TABLE_SLOTS (1u << 15)
 #define BIG_SIZE 0xffffffffu
 
 #define ADDR_BITS 48
@@ -63,6 +66,7 @@ static struct shard shards[SHARDS] = {
 static struct side_block *side;
 static size_t side_count, side_cap, far_count;
 static spinlock_t side_lock = SPINLOCK_INIT(LOCK_RANK_SIDE);
+int livetab_tables_big;
 
 static uintptr_t addr_of(uint64_t word)
 {
@@ -220,6 +224,8 @@ static int rebuild(struct shard *sh)
         pages_unmap(sh->slots, old_n * sizeof *slots);
     sh->slots = slots;
     sh->mask = n - 1;
+    if (n > BIG_TABLE_SLOTS)
+        __atomic_store_n(&livetab_tables_big, 1, __ATOMIC_RELAXED);
     sh->freed = kept - sh->count;
     return 1;
 }

@@ -45,6 +45,15 @@ void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack);
 /* Removes PTR; returns 1 and its size and stack when it was there. */
 int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack);
 
+/* Whether some shard's table has outgrown the caches: until then the
+ * prefetches below would only cost (3% of the instructions of an event on
+ * bench/wl pairs, whose tables stay small). */
+extern int livetab_tables_big;
+static inline int livetab_worth_prefetching(void)
+{
+    return __atomic_load_n(&livetab_tables_big, __ATOMIC_RELAXED);
+}
+
 /* Starts loading PTR's slot into the cache, so that a later insert does
  * not wait for memory (the table is far larger than the cache). */
 void livetab_prefetch(uintptr_t ptr);
