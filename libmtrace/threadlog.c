@@ -85,13 +85,10 @@ static void hand_over_locked(struct threadlog *l, int wait)
     stamp(0, wait);
 }
 
-void threadlog_settle(uint32_t tag)
+/* Out of line: the common case below then saves no registers. */
+static __attribute__((noinline)) void settle_other(struct thread_record *me,
+                                                   uint32_t tag)
 {
-    /* No line, or one of ours (almost every call): our own lines are in
-     * order already, and the owner need not be looked up. */
-    struct thread_record *me = mt_thread_mine;
-    if (tag == 0 || (me && tag >> TAG_GEN_BITS == me->id))
-        return;
     struct thread_record *r = owner_of(tag);
     if (r == NULL || r == me)
         return;
@@ -101,6 +98,16 @@ void threadlog_settle(uint32_t tag)
     if (gen_of(&r->log) % TAG_GEN_MOD == tag % TAG_GEN_MOD)
         hand_over_locked(&r->log, 1);
     spin_unlock(&r->log.lock);
+}
+
+void threadlog_settle(uint32_t tag)
+{
+    /* No line, or one of ours (almost every call): our own lines are in
+     * order already, and the owner need not be looked up. */
+    struct thread_record *me = mt_thread_mine;
+    if (tag == 0 || (me && tag >> TAG_GEN_BITS == me->id))
+        return;
+    settle_other(me, tag);
 }
 
 char *threadlog_reserve(void)
