@@ -235,6 +235,20 @@ static int has_room(const struct shard *sh)
     return sh->slots && (sh->count + sh->freed + 1) * 4 <= (sh->mask + 1) * 3;
 }
 
+/* A prefetch the compiler must keep.  A function that only prefetches
+ * looks free of side effects to GCC's interprocedural analysis: with
+ * link-time optimisation it deleted the calls below altogether (wl live
+ * 15% slower).  A volatile asm is a side effect. */
+static inline void prefetch_for_write(const void *p)
+{
+#if defined(__x86_64__)
+    __asm__ volatile("prefetcht0 %0" : : "m"(*(const char *)p));
+#else
+    __asm__ volatile("" : : "r"(p));
+    __builtin_prefetch(p, 1);
+#endif
+}
+
 /* The table holding PTR and PTR's home index in it, unlocked and possibly
  * stale: only for prefetches, which never fault.  NULL before the shard's
  * first table. */
@@ -252,7 +266,7 @@ void livetab_prefetch(uintptr_t ptr)
     size_t i;
     struct slot *slots = home_unlocked(ptr, &i);
     if (slots)
-        __builtin_prefetch(&slots[i], 1);
+        prefetch_for_write(&slots[i]);
 }
 
 /* All cache lines of the next stretch's slots: blocks allocated in order
@@ -269,10 +283,10 @@ void livetab_prefetch_next(uintptr_t ptr)
         return;
     /* Spelled out: GCC kept a loop here, ten instructions an event more. */
     struct slot *line = &slots[i & ~(size_t)(STRETCH_SLOTS - 1)];
-    __builtin_prefetch(line, 1);
-    __builtin_prefetch(line + LINE_SLOTS, 1);
-    __builtin_prefetch(line + 2 * LINE_SLOTS, 1);
-    __builtin_prefetch(line + 3 * LINE_SLOTS, 1);
+    prefetch_for_write(line);
+    prefetch_for_write(line + LINE_SLOTS);
+    prefetch_for_write(line + 2 * LINE_SLOTS);
+    prefetch_for_write(line + 3 * LINE_SLOTS);
 }
 
 /* Backward-shift deletion: moves later members of the probe run into the
