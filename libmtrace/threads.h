@@ -24,6 +24,7 @@ struct thread_record {
     void *unwind_memo;               /* unwind.c: the thread's memo   */
     struct stack_counts *_Atomic
         *_Atomic counters[COUNTER_TOP]; /* counters.c */
+    struct stack_counts *first_chunk;   /* counters.c: stacks below 1024 */
     struct threadlog log;               /* threadlog.c: its log lines    */
 };
 
