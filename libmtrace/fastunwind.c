@@ -524,8 +524,10 @@ struct fastunwind_memo {
     unsigned next;           /* the entry a new walk replaces (round robin) */
     struct memo_entry *last; /* the last walk's entry, NULL: not memoized */
     uint32_t probe[MEMO_PROBES];     /* middle slot - sp, by start */
+    uint64_t by_start[MEMO_PROBES];  /* the entries of each start, a bit each */
     unsigned char index[MEMO_INDEX]; /* entry + 1, 0: none */
 };
+_Static_assert(MEMO_ENTRIES <= 64, "by_start holds a bit an entry");
 
 void **fastunwind_memo_user(struct fastunwind_memo *m)
 {
@@ -646,8 +648,13 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
         if (n)
             return n;
     }
-    for (int i = 0; i < MEMO_ENTRIES; i++) {
-        if (i == guess || !memo_candidate(&memo->key[i], ip, sp, &b))
+    /* Only the entries whose start falls in this walk's bucket. */
+    uint64_t others = memo->by_start[probe_of(ip, sp)];
+    if (guess >= 0)
+        others &= ~(1ull << guess);
+    for (; others; others &= others - 1) {
+        int i = __builtin_ctzll(others);
+        if (!memo_candidate(&memo->key[i], ip, sp, &b))
             continue;
         int n = memo_try(memo, i, frames, max, bp, &b, gen);
         if (n) {
@@ -661,6 +668,8 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     int n;
     struct walk_trail trail = { e->slots, e->rbp_slots, e->rbp_values, 0,
                                 true,     false,        false };
+    if (key->ip)
+        memo->by_start[probe_of(key->ip, key->sp)] &= ~(1ull << slot);
     key->ip = 0; /* a signal handler's walk must not replay a half entry */
     n = walk(frames, max, ip, sp, bp, &trail);
     if (!trail.replayable || n < 1)
@@ -682,6 +691,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     key->mid_slot = mid >= 1 ? e->slots[mid] : 0;
     key->mid_ra = mid >= 1 ? (uintptr_t)e->frames[mid] : 0;
     __atomic_store_n(&key->ip, ip, __ATOMIC_RELEASE);
+    memo->by_start[probe_of(ip, sp)] |= 1ull << slot;
     memo->last = e;
     memo_remember(memo, (int)slot);
     return n;
