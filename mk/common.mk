@@ -10,6 +10,9 @@
 #   make SAN=address,undefined a sanitizer build (also SAN=undefined,
 #                              SAN=thread); scripts/sanitize.sh runs them
 #   make CC=clang CXX=clang++  another compiler
+#   make LTO=                  without link-time optimisation (on by
+#                              default with GCC in libmtrace/ and
+#                              mtrace-check/, off with clang, SAN, DEBUG)
 #
 # Switching between them rebuilds what changed: every object depends on
 # .flags, a file holding the compile line, rewritten when it differs.
