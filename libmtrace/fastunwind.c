@@ -524,7 +524,7 @@ struct fastunwind_memo {
     unsigned next;           /* the entry a new walk replaces (round robin) */
     struct memo_entry *last; /* the last walk's entry, NULL: not memoized */
     uint32_t probe[MEMO_PROBES];     /* middle slot - sp, by start */
-    uint64_t by_start[MEMO_PROBES];  /* the entries of each start, a bit each */
+    uint64_t by_start[MEMO_PROBES];  /* entries by start bucket, a bit each */
     unsigned char index[MEMO_INDEX]; /* entry + 1, 0: none */
 };
 _Static_assert(MEMO_ENTRIES <= 64, "by_start holds a bit an entry");

@@ -21,8 +21,9 @@ static int in_fork_child;
 static int asymmetric; /* membarrier registered: cheap entering side */
 
 /* Registering while other threads run waits for an RCU grace period in
- * the kernel (9 ms measured here); the library's constructor registers
- * before the program has threads, and a fork child inherits it. */
+ * the kernel (5.6-12.7 ms, bench/RESULTS.md): the library's constructor
+ * registers before the program has threads, and a fork child inherits
+ * the registration. */
 void gate_init(void)
 {
     static int done;

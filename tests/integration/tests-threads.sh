@@ -111,18 +111,23 @@ t_late_start() {
 # library grew the descriptor table for its high log descriptor and
 # registered for membarrier(2) at load, while the process had one thread
 # (grace.c says why).  Untraced, the same program shows neither, so the
-# check can fail.
+# check can fail.  Each half is checked where this machine allows it: a
+# descriptor limit of 1024 or more, membarrier present (EPERM untraced).
 t_late_start_grace() {
 	need_libmtrace || return
-	local fds mb
+	local fds mb fds0 mb0
+	limited "$BUILD/grace" >out 2>err || { fail "untraced: exit status $?"; return 1; }
+	read -r _ fds0 _ mb0 <out
 	traced log "$BUILD/grace" >out 2>err || { fail "exit status $?: $(cat err)"; return 1; }
 	read -r _ fds _ mb <out
-	[ "${fds:-0}" -ge 1024 ] || { fail "descriptor table of $fds at main, not grown at load: $(cat out)"; return 1; }
-	[ "$mb" = 0 ] || { fail "membarrier not registered at load (errno $mb)"; return 1; }
-	expect_leaks "$BUILD/grace" log "77" || return 1
-	limited "$BUILD/grace" >out 2>err || { fail "untraced: exit status $?"; return 1; }
-	read -r _ fds _ mb <out
-	[ "${fds:-0}" -lt 1024 ] && [ "$mb" != 0 ] || { fail "untraced run already shows both: $(cat out)"; return 1; }
+	if [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -ge 1024 ]; then
+		[ "${fds0:-0}" -lt 1024 ] || { fail "untraced, the table is already ${fds0}"; return 1; }
+		[ "${fds:-0}" -ge 1024 ] || { fail "descriptor table of $fds at main, not grown at load"; return 1; }
+	fi
+	if [ "$mb0" = 1 ]; then
+		[ "$mb" = 0 ] || { fail "membarrier not registered at load (errno $mb)"; return 1; }
+	fi
+	expect_leaks "$BUILD/grace" log "77"
 }
 
 # muntrace() while other threads are busy: "= End" last, nothing bogus.
