@@ -351,15 +351,13 @@ static __attribute__((noinline)) enum step_result step_slow(struct regs *f,
     return step(f, &r, b);
 }
 
-#define MEMO_DEPTH 64
-
 /* What a walk may leave for the memo: where each return address was read
  * (SLOTS[k] for FRAMES[k], k >= 1; SLOTS[n] for a final one below
  * LOWEST_IP), and whether the walk can be replayed from them. */
 struct walk_trail {
     uintptr_t *slots;
     uintptr_t *rbp_slots, *rbp_values; /* saved RBPs read, in order */
-    int rbp_loads;
+    int rbp_loads, rbp_room;
     bool replayable; /* no slow step, no signal frame: see the memo below */
     bool uses_rbp;   /* some CFA was RBP + offset: the start RBP counts */
     bool ended_low;
@@ -409,7 +407,7 @@ static inline __attribute__((always_inline)) int walk(void **frames, int max,
                 trail->slots[n] = cfa - 8;
             if (rbp_at != cfa) {
                 bp = stack_load(rbp_at);
-                if (trail && trail->rbp_loads < MEMO_DEPTH) {
+                if (trail && trail->rbp_loads < trail->rbp_room) {
                     trail->rbp_slots[trail->rbp_loads] = rbp_at;
                     trail->rbp_values[trail->rbp_loads++] = bp;
                 } else if (trail) {
@@ -481,7 +479,9 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp,
 
 /* 64 walks: a C++ program's allocations come through operator new from
  * more call sites than 16 entries held (bench/wl_cxx: 21 an iteration).
- * The index below finds the entry without scanning them all. */
+ * The index below finds the entry without scanning them all.  An entry's
+ * arrays are sized by the deepest walk asked for (fastunwind_memo_init):
+ * 90 KB a thread for the default 32 frames (plus our own 8). */
 #define MEMO_ENTRIES 64
 
 /* What the search for a walk looks at first, kept apart from the entries:
@@ -501,9 +501,11 @@ struct memo_entry {
     int max, n, rbp_loads;
     bool uses_rbp;  /* bp is part of the start */
     bool ended_low; /* stopped at a return address < LOWEST_IP */
-    uintptr_t slots[MEMO_DEPTH + 1];
-    uintptr_t rbp_slots[MEMO_DEPTH], rbp_values[MEMO_DEPTH];
-    void *frames[MEMO_DEPTH];
+    /* In the memo's pool, sized by its walks' depth (fastunwind_memo_init):
+     * DEPTH + 1 slots, DEPTH of each of the others. */
+    uintptr_t *slots;
+    uintptr_t *rbp_slots, *rbp_values;
+    void **frames;
     void *user; /* the caller's, for this walk's frames */
 };
 
@@ -526,17 +528,38 @@ struct fastunwind_memo {
     uint32_t probe[MEMO_PROBES];     /* middle slot - sp, by start */
     uint64_t by_start[MEMO_PROBES];  /* entries by start bucket, a bit each */
     unsigned char index[MEMO_INDEX]; /* entry + 1, 0: none */
+    int depth;                       /* the deepest walk memoized */
+    uintptr_t pool[];                /* the entries' arrays */
 };
 _Static_assert(MEMO_ENTRIES <= 64, "by_start holds a bit an entry");
+
+/* Words of the pool an entry takes: its arrays. */
+static size_t entry_words(int depth)
+{
+    return 4 * (size_t)depth + 1;
+}
+
+size_t fastunwind_memo_size(int depth)
+{
+    return sizeof(struct fastunwind_memo) +
+           MEMO_ENTRIES * entry_words(depth) * sizeof(uintptr_t);
+}
+
+void fastunwind_memo_init(struct fastunwind_memo *m, int depth)
+{
+    m->depth = depth;
+    for (int i = 0; i < MEMO_ENTRIES; i++) {
+        struct memo_entry *e = &m->entry[i];
+        e->slots = m->pool + (size_t)i * entry_words(depth);
+        e->frames = (void **)(e->slots + depth + 1);
+        e->rbp_slots = e->slots + 2 * depth + 1;
+        e->rbp_values = e->slots + 3 * depth + 1;
+    }
+}
 
 void **fastunwind_memo_user(struct fastunwind_memo *m)
 {
     return m && m->last ? &m->last->user : NULL;
-}
-
-size_t fastunwind_memo_size(void)
-{
-    return sizeof(struct fastunwind_memo);
 }
 
 
@@ -634,7 +657,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     if (memo == NULL)
         return walk(frames, max, ip, sp, bp, NULL);
     memo->last = NULL;
-    if (max > MEMO_DEPTH)
+    if (max > memo->depth)
         return walk(frames, max, ip, sp, bp, NULL);
     /* The index's guess first; failing that, any entry may hold this walk:
      * calls from many places start at the same RSP, and a mismatch shows
@@ -666,8 +689,10 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     struct memo_key *key = &memo->key[slot];
     struct memo_entry *e = &memo->entry[slot];
     int n;
-    struct walk_trail trail = { e->slots, e->rbp_slots, e->rbp_values, 0,
-                                true,     false,        false };
+    struct walk_trail trail = {
+        e->slots,    e->rbp_slots, e->rbp_values, 0,
+        memo->depth, true,         false,         false
+    };
     if (key->ip)
         memo->by_start[probe_of(key->ip, key->sp)] &= ~(1ull << slot);
     key->ip = 0; /* a signal handler's walk must not replay a half entry */

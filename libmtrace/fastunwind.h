@@ -18,10 +18,11 @@
 int fastunwind_backtrace(void **frames, int max);
 
 /* The same, remembering recent walks in MEMO (per thread, of
- * fastunwind_memo_size() bytes, zeroed before first use; NULL: none): a
- * walk that starts where a remembered one did is checked against the
- * return addresses it read instead of being walked again.  Never used for
- * walks of more than 64 frames. */
+ * fastunwind_memo_size(DEPTH) bytes, zeroed, then given to
+ * fastunwind_memo_init(); NULL: none): a walk that starts where a
+ * remembered one did is checked against the return addresses it read
+ * instead of being walked again.  Walks of more than DEPTH frames are
+ * not memoized. */
 struct fastunwind_memo;
 int fastunwind_backtrace_memo(void **frames, int max,
                               struct fastunwind_memo *memo);
@@ -29,7 +30,8 @@ int fastunwind_backtrace_memo(void **frames, int max,
  * replays a walk whose user word (below) is set: FRAMES is left as it was,
  * the caller keeps what it derived from them in that word. */
 #define FASTUNWIND_KNOWN (-1)
-size_t fastunwind_memo_size(void);
+size_t fastunwind_memo_size(int depth);
+void fastunwind_memo_init(struct fastunwind_memo *m, int depth);
 /* A word the caller may keep with the walk just made (the same frames
  * every time it is replayed; NULL after a new walk), or NULL when that walk
  * was not memoized.  Valid until the next walk with M. */

@@ -13,6 +13,7 @@
 #include "unwind.h"
 #include "../include/mtrace-format.h"
 #include "arena.h"
+#include "config.h"
 #include "fastunwind.h"
 #include "threads.h"
 #include <execinfo.h>
@@ -110,8 +111,14 @@ static struct fastunwind_memo *thread_memo(void)
     struct thread_record *r = thread_record();
     if (r == NULL)
         return NULL;
-    if (r->unwind_memo == NULL)
-        r->unwind_memo = pages_map(fastunwind_memo_size());
+    if (r->unwind_memo == NULL) {
+        /* Sized by the walks we ask for: entries of the deepest ones. */
+        int depth = mt_config.depth + OWN_FRAMES_MAX;
+        struct fastunwind_memo *m = pages_map(fastunwind_memo_size(depth));
+        if (m)
+            fastunwind_memo_init(m, depth);
+        r->unwind_memo = m;
+    }
     return r->unwind_memo;
 }
 

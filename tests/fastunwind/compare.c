@@ -38,12 +38,10 @@ FU_NOIPA void capture_max(struct capture *c, int max)
     }
 }
 
-/* The memo keeps walks of up to 64 frames. */
-#define MEMO_MAX 64
 
 FU_NOIPA void capture_here(struct capture *c)
 {
-    capture_max(c, memo ? MEMO_MAX : MAXF);
+    capture_max(c, memo ? MEMO_TEST_DEPTH : MAXF);
     __asm__ volatile("" ::: "memory");
 }
 

@@ -33,6 +33,8 @@ void capture_max(struct capture *c, int max);
 int capture_same(const struct capture *c, char *msg, size_t len);
 /* Both stacks side by side, differences marked with '*'. */
 void capture_describe(const struct capture *c, char *msg, size_t len);
+/* The walks capture_here() asks a memo for: up to this many frames. */
+#define MEMO_TEST_DEPTH 64
 /* From now on the fastunwind side walks with memo M (NULL: without). */
 struct fastunwind_memo;
 void capture_with_memo(struct fastunwind_memo *m);

@@ -580,21 +580,33 @@ __attribute__((noinline)) static void memo_via_b(struct capture *c)
     __asm__ volatile("nop" ::: "memory");
 }
 
-/* A zeroed memo, in use by capture_here() until memo_end(). */
-static struct fastunwind_memo *memo_begin(void)
+/* A memo for walks of up to DEPTH frames, in use by capture_here()
+ * until memo_end(). */
+static struct fastunwind_memo *memo_begin_depth(int depth)
 {
-    struct fastunwind_memo *m = mmap(NULL, fastunwind_memo_size(),
+    struct fastunwind_memo *m = mmap(NULL, fastunwind_memo_size(depth),
                                      PROT_READ | PROT_WRITE,
                                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(m, MAP_FAILED);
+    fastunwind_memo_init(m, depth);
     capture_with_memo(m);
     return m;
 }
 
-static void memo_end(struct fastunwind_memo *m)
+static struct fastunwind_memo *memo_begin(void)
+{
+    return memo_begin_depth(MEMO_TEST_DEPTH);
+}
+
+static void memo_end_depth(struct fastunwind_memo *m, int depth)
 {
     capture_with_memo(NULL);
-    munmap(m, fastunwind_memo_size());
+    munmap(m, fastunwind_memo_size(depth));
+}
+
+static void memo_end(struct fastunwind_memo *m)
+{
+    memo_end_depth(m, MEMO_TEST_DEPTH);
 }
 
 /* The memo replays a walk only when it is the same walk: chains of other
@@ -623,6 +635,28 @@ START_TEST(test_memo_replays_exactly)
     chain0(13, &c);
     ASSERT_SAME(&c);
     memo_end(m);
+}
+END_TEST
+
+/* A memo sized for shallower walks than asked for leaves them alone (its
+ * entries have no room for them): every walk correct, none memoized; one
+ * sized for them memoizes the same walk. */
+START_TEST(test_memo_depth_bound)
+{
+    int memoized[2];
+    const int depths[2] = { MEMO_TEST_DEPTH / 4, MEMO_TEST_DEPTH };
+    for (int d = 0; d < 2; d++) {
+        struct fastunwind_memo *m = memo_begin_depth(depths[d]);
+        for (int round = 0; round < 3; round++) {
+            struct capture c;
+            chain0(5, &c);
+            ASSERT_SAME(&c);
+            memoized[d] = fastunwind_memo_user(m) != NULL;
+        }
+        memo_end_depth(m, depths[d]);
+    }
+    ck_assert_msg(!memoized[0], "a walk deeper than the memo was memoized");
+    ck_assert_msg(memoized[1], "a walk within the memo's depth was not");
 }
 END_TEST
 
@@ -689,6 +723,7 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_depth_40);
     tcase_add_test(tc, test_cached_and_flushed);
     tcase_add_test(tc, test_colliding_return_addresses_stay_cached);
+    tcase_add_test(tc, test_memo_depth_bound);
     tcase_add_test(tc, test_max);
     tcase_add_test(tc, test_alloca_vla);
     tcase_add_test(tc, test_realigned_stack);
