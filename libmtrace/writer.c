@@ -64,7 +64,7 @@ static int write_all_uncancelled(int fd, const char *s, size_t n)
 /* The kernel grows a process's descriptor table when a descriptor that
  * high is first made; while threads share the table, growing it waits for
  * an RCU grace period (expand_fdtable): mtrace() called with one other
- * thread running took 16-49 ms instead of 0.15-0.19 with forkgate.c's
+ * thread running took 16-40 ms instead of 0.13-0.17 with forkgate.c's
  * membarrier registration, which waits the same way (bench/RESULTS.md,
  * 2026-11-25).  So the table is grown while the library loads, before the
  * program has threads.  A table never shrinks. */
