@@ -5,7 +5,10 @@
  *           are kept (leaked) 20 times.
  *   prof:   SIGPROF profiling timer at 10 kHz (100 us of CPU time) whose
  *           handler counts and, every 16th time, mallocs and frees; eight
- *           threads each run ROUNDS malloc/free pairs.
+ *           threads each run ROUNDS malloc/free pairs, and go on until the
+ *           handler has run 16 times: the kernel charges CPU time by the
+ *           tick, so a short run on a busy machine (or a faster tracer)
+ *           may see none, whatever ROUNDS is.
  * No deadlock, no crash, a consistent log.  Prints "ticks N".
  * Usage: sigstorm alloc|prof [ROUNDS] */
 #include <mcheck.h>
@@ -34,10 +37,12 @@ static void on_tick(int sig)
 
 static long rounds;
 
+#define MIN_TICKS 16 /* the handler's malloc and free ran at least once */
+
 static void *work(void *arg)
 {
     (void)arg;
-    for (long i = 0; i < rounds; i++)
+    for (long i = 0; i < rounds || ticks < MIN_TICKS; i++)
         free(used(malloc(16 + i % 200)));
     return NULL;
 }
