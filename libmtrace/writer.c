@@ -61,6 +61,15 @@ static int write_all_uncancelled(int fd, const char *s, size_t n)
  * dup2()s over whatever is there). */
 #define HIGH_FD_FLOOR 900
 
+static int move_high(int fd)
+{
+    int high = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
+    if (high < 0)
+        return fd;
+    close(fd);
+    return high;
+}
+
 /* The kernel grows a process's descriptor table when a descriptor that
  * high is first made; while threads share the table, growing it waits for
  * an RCU grace period (expand_fdtable): mtrace() called with one other
@@ -71,21 +80,8 @@ static int write_all_uncancelled(int fd, const char *s, size_t n)
 void writer_grow_fd_table(void)
 {
     int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    int high = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
-    if (high >= 0)
-        close(high);
-    close(fd);
-}
-
-static int move_high(int fd)
-{
-    int high = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
-    if (high < 0)
-        return fd;
-    close(fd);
-    return high;
+    if (fd >= 0)
+        close(move_high(fd));
 }
 
 static int remember_identity(struct writer *w)
