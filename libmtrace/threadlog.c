@@ -58,9 +58,15 @@ uint32_t threadlog_tag(void)
                     atomic_load_explicit(&r->log.gen, memory_order_relaxed));
 }
 
+/* The thread id a tag names (make_tag's inverse). */
+static unsigned id_of(uint32_t tag)
+{
+    return tag >> TAG_GEN_BITS;
+}
+
 static struct thread_record *owner_of(uint32_t tag)
 {
-    return thread_record_by_id(tag >> TAG_GEN_BITS);
+    return thread_record_by_id(id_of(tag));
 }
 
 int threadlog_pending(uint32_t tag)
@@ -105,7 +111,7 @@ void threadlog_settle(uint32_t tag)
     /* No line, or one of ours (almost every call): our own lines are in
      * order already, and the owner need not be looked up. */
     struct thread_record *me = mt_thread_mine;
-    if (tag == 0 || (me && tag >> TAG_GEN_BITS == me->id))
+    if (tag == 0 || (me && id_of(tag) == me->id))
         return;
     settle_other(me, tag);
 }
