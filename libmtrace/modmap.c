@@ -29,7 +29,9 @@
 static struct module *modules[MODMAP_MAX];
 static atomic_int module_count;
 static spinlock_t modmap_lock = SPINLOCK_INIT(LOCK_RANK_MODMAP);
-static const char *exe_path;
+/* Set once, lazily, by whichever thread asks first; atomic because two
+ * threads may record their first stacks at once. */
+static _Atomic(const char *) exe_path;
 static atomic_uint unload_gen;
 
 /* The loaded modules sorted by start, for lookups by address.  Rebuilt by
@@ -111,13 +113,24 @@ static struct module *find_loaded(uintptr_t addr)
 
 const char *modmap_executable_path(void)
 {
-    if (exe_path == NULL) {
+    const char *path = atomic_load_explicit(&exe_path, memory_order_acquire);
+    if (path == NULL) {
         char buf[4096];
         ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
         buf[n > 0 ? n : 0] = '\0';
-        exe_path = arena_strdup(buf);
+        const char *mine = arena_strdup(buf);
+        if (mine == NULL)
+            return "";
+        /* A thread that loses the race uses the winner's copy (the arena
+         * keeps the loser's few bytes), so every module record and report
+         * line shares one pointer, which add_module() relies on. */
+        if (!atomic_compare_exchange_strong_explicit(
+                &exe_path, &path, mine, memory_order_acq_rel,
+                memory_order_acquire))
+            return path;
+        return mine;
     }
-    return exe_path ? exe_path : "";
+    return path;
 }
 
 static void hex_bytes(char *out, const unsigned char *bytes, size_t n)
@@ -219,7 +232,8 @@ static struct module *add_module(uintptr_t bias, uintptr_t lo, uintptr_t hi,
     m->bias = bias;
     m->lo = lo;
     m->hi = hi;
-    m->path = path == exe_path ? path : arena_strdup(path);
+    const char *exe = atomic_load_explicit(&exe_path, memory_order_relaxed);
+    m->path = path == exe ? path : arena_strdup(path);
     strcpy(m->build_id, build_id);
     modules[n] = m;
     atomic_store_explicit(&module_count, n + 1, memory_order_release);
