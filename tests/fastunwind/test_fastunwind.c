@@ -10,6 +10,8 @@
 #include "ut.h"
 #include <dlfcn.h>
 #include <libunwind.h>
+#include <link.h>
+#include <setjmp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -288,10 +290,53 @@ static void arm_sample_timer(void)
     timer_settime(sample_timer, 0, &in, NULL); /* async-signal-safe */
 }
 
+/* The reference itself may fault: libunwind 1.6.2 follows a stale rule
+ * at the `ret` of a realigned (DRAP) function built with ASan, reading
+ * through a garbage pointer (10% of that build's runs before this guard).
+ * A fault whose instruction lies in libunwind drops its sample (counted,
+ * and bounded below); any other fault, fastunwind's included, is not
+ * caught and fails the test. */
+static sigjmp_buf reference_fault;
+static volatile sig_atomic_t sampling, reference_faults;
+static uintptr_t reference_lo, reference_hi;
+
+static int find_reference(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    uintptr_t fn = (uintptr_t)arg;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && fn >= lo &&
+            fn < lo + ph->p_memsz) {
+            reference_lo = lo;
+            reference_hi = lo + ph->p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void fault_handler(int sig, siginfo_t *si, void *uc_arg)
+{
+    (void)si;
+    uintptr_t pc = (uintptr_t)((ucontext_t *)uc_arg)->uc_mcontext.gregs[REG_RIP];
+    if (sampling && pc >= reference_lo && pc < reference_hi)
+        siglongjmp(reference_fault, 1);
+    signal(sig, SIG_DFL); /* not ours to hide: fault again, unhandled */
+}
+
 static void sample(void)
 {
     struct capture c;
+    if (sigsetjmp(reference_fault, 1)) {
+        sampling = 0;
+        reference_faults++;
+        return;
+    }
+    sampling = 1;
     capture_here(&c);
+    sampling = 0;
     ticks++;
     if (capture_same(&c, first_difference, sizeof first_difference) && ++exact)
         return;
@@ -317,6 +362,12 @@ START_TEST(test_async_signals)
                             .sa_flags = SA_RESTART };
     sigemptyset(&sa.sa_mask);
     ck_assert_int_eq(sigaction(SIGPROF, &sa, NULL), 0);
+    ck_assert(dl_iterate_phdr(find_reference, (void *)(uintptr_t)unw_backtrace));
+    struct sigaction fault = { .sa_sigaction = fault_handler,
+                               .sa_flags = SA_SIGINFO | SA_NODEFER };
+    sigemptyset(&fault.sa_mask);
+    ck_assert_int_eq(sigaction(SIGSEGV, &fault, NULL), 0);
+    ck_assert_int_eq(sigaction(SIGBUS, &fault, NULL), 0);
     struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL,
                             .sigev_signo = SIGPROF };
     ck_assert_int_eq(timer_create(CLOCK_MONOTONIC, &sev, &sample_timer), 0);
@@ -335,12 +386,17 @@ START_TEST(test_async_signals)
     if (getenv("FU_SHOW"))
         fprintf(
             stderr,
-            "timer: %d stacks, %d the same, %d stopped early, %d differ\n%s",
+            "timer: %d stacks, %d the same, %d stopped early, %d differ, "
+            "%d faulted in libunwind\n%s",
             (int)ticks, (int)exact, (int)prefix, (int)differ,
+            (int)reference_faults,
             prefix ? first_difference : "");
     ck_assert_msg(differ == 0, "%d of %d differ; first:\n%s", (int)differ,
                   (int)ticks, first_difference);
     ck_assert_msg(prefix * 100 <= ticks, "%d of %d stopped early", (int)prefix,
+                  (int)ticks);
+    ck_assert_msg(reference_faults * 100 <= ticks,
+                  "libunwind faulted on %d of %d", (int)reference_faults,
                   (int)ticks);
 }
 END_TEST
