@@ -136,14 +136,18 @@ static int raw_unwind(void **frames, int max)
     }
 }
 
-/* The frame-pointer walk does not see the caller's return address when
- * our own frames have no frame pointer: the caller, then what the walk
- * found past our own code. */
+/* CALLER was not among the first OWN_FRAMES_MAX frames: the frame-pointer
+ * walk does not see it when our own frames have no frame pointer, and a
+ * build that inlines less (DEBUG=1, sanitizers) has more frames of ours.
+ * The caller, then what the walk found past our own code; when that
+ * starts with the caller itself, it is not written twice. */
 static int caller_then_rest(void **frames, int max, const void *caller,
                             void *const *raw, int n)
 {
     int k = 0, out = 0;
     while (k < n && (uintptr_t)raw[k] >= own_lo && (uintptr_t)raw[k] < own_hi)
+        k++;
+    if (k < n && raw[k] == caller)
         k++;
     frames[out++] = (void *)caller;
     for (; k < n && out < max; k++)

@@ -235,6 +235,20 @@ expect_stack() {
 	done
 }
 
+# expect_stack_top LOG SIZE FUNCTION...: the stack of the SIZE-byte
+# allocation starts with exactly these functions, in this order, a frame
+# each (a frame written twice or left out fails; no regexes).
+expect_stack_top() {
+	local log=$1 size=$2 got want
+	shift 2
+	got=$(stack_functions "$log" "$size" | head -n $#)
+	want=$(printf '%s\n' "$@")
+	[ "$got" = "$want" ] || {
+		fail "stack of the $size-byte block starts with" $got "instead of" "$@"
+		return 1
+	}
+}
+
 # check_symbol_records LOG: every "#f MID 0xOFF 0xSYMOFF NAME" names a
 # dynamic symbol of the module starting at OFF - SYMOFF (as nm -D -C lists
 # it, version suffix dropped; any of the aliases at that address).  One nm

@@ -23,7 +23,7 @@ t_static() {
 	leak_run leak_static "63 100 200 5000" || return 1
 	leak_callers_match 'leak_static\.c:[0-9]+' || return 1
 	[ "$MODE" = libmtrace ] || return 0
-	expect_stack log 100 make_record main &&
+	expect_stack_top log 100 make_record main &&
 		expect_stack log 5000 main
 }
 
@@ -40,7 +40,7 @@ t_static_nopie() {
 	leak_run leak_static_nopie "63 100 200 5000" || return 1
 	[ "$MODE" = libmtrace ] || return 0
 	[ "$(awk '$1 == "#m" && $2 == 0 { print $3 }' log)" = 0x0 ] || note "module 0 is not the executable at bias 0x0"
-	expect_stack log 100 make_record main
+	expect_stack_top log 100 make_record main
 }
 
 t_strdup() {
