@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: the symbolizer opens a file once, whatever names it (the
  * command line's relative path, the log's absolute one, a hard link), and
- * keeps different files apart.
+ * keeps different files apart; its addr2line answers are binutils'.
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
@@ -63,6 +63,79 @@ START_TEST(one_file_opened_once)
 }
 END_TEST
 
+/* The classic report's caller column for a library whose DWARF is in a
+ * compressed debug file of its own (glibc's, from libc6-dbg) comes from
+ * the image the stack report reads (symbolizer.c: image_line).  It must
+ * say what binutils' addr2line says of the library itself, also where the
+ * DWARF has no line (":?", "??:?"): every 97th byte of libc's .text, one
+ * addr2line run reading them from a file. */
+#define STRIDE 97
+
+/* LIB's .text as objdump -h shows it; 0 when it cannot tell. */
+static int text_section(const char *lib, unsigned long *vma,
+                        unsigned long *size)
+{
+    char cmd[PATH_MAX + 32], line[512], name[64];
+    unsigned long sz, addr;
+    snprintf(cmd, sizeof cmd, "objdump -h %s 2>/dev/null", lib);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    *size = 0;
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, "%*d %63s %lx %lx", name, &sz, &addr) == 3 &&
+            strcmp(name, ".text") == 0) {
+            *vma = addr;
+            *size = sz;
+        }
+    pclose(p);
+    return *size > 0;
+}
+
+START_TEST(addr2line_as_binutils)
+{
+    const char *lib = "/lib/x86_64-linux-gnu/libc.so.6";
+    unsigned long vma, size;
+    if (access("/usr/lib/debug/.build-id", R_OK) != 0 ||
+        !text_section(lib, &vma, &size)) {
+        fprintf(stderr, "addr2line_as_binutils: no libc debug file or "
+                        "objdump here, skipped\n");
+        return;
+    }
+    char addrs[] = "/tmp/mtc-a2l-XXXXXX", cmd[2 * PATH_MAX], want[PATH_MAX];
+    int fd = mkstemp(addrs);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    for (unsigned long a = vma; a < vma + size; a += STRIDE)
+        fprintf(f, "%#lx\n", a);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "addr2line -e %s <%s", lib, addrs);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    struct objfile *o = sym_open(lib);
+    ck_assert(sym_usable(o));
+    int n = 0, with_line = 0, without = 0;
+    for (unsigned long a = vma; a < vma + size; a += STRIDE, n++) {
+        ck_assert_ptr_nonnull(fgets(want, sizeof want, p));
+        want[strcspn(want, "\n")] = '\0';
+        char *got = sym_addr2line(o, a);
+        ck_assert_msg(got && strcmp(got, want) == 0,
+                      "%#lx: addr2line says '%s', we say '%s'", a, want,
+                      got ? got : "(null)");
+        if (strstr(want, ":?") || strstr(want, "??"))
+            without++;
+        else
+            with_line++;
+        free(got);
+    }
+    pclose(p);
+    unlink(addrs);
+    /* Both kinds were compared: the DWARF was there to be read. */
+    ck_assert_int_gt(with_line, n / 2);
+    ck_assert_int_gt(without, 0);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("symbolizer");
@@ -70,6 +143,7 @@ Suite *make_suite(void)
     sym_init();
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, one_file_opened_once);
+    tcase_add_test(tc, addr2line_as_binutils);
     suite_add_tcase(s, tc);
     return s;
 }
