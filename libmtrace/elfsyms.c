@@ -18,23 +18,60 @@
 
 #define MAX_MODULES 8192
 
-struct func_sym {
-    uintptr_t start, size;
-    const char *name; /* in the mapped file */
-};
-
 struct module_syms {
     int loaded; /* looked at (whatever came of it) */
-    struct func_sym *syms;
+    struct elfsym *syms;
     size_t count;
 };
 
 static struct module_syms tables[MAX_MODULES];
 
+/* Sorts by start, symbols of one start kept in table order (aliases: the
+ * last one is found), as glibc's merge sort did: a stable radix sort, a
+ * byte of the start a pass, a pass skipped where every start has the same
+ * byte.  glibc's debug file holds thousands of function symbols, and
+ * qsort's comparisons took about a millisecond of every traced run that
+ * names a frame of libc (bench/RESULTS.md, 2026-11-26).  TMP: room for N
+ * more. */
+static void radix_sort(struct elfsym *syms, struct elfsym *tmp, size_t n)
+{
+    struct elfsym *from = syms, *to = tmp;
+    for (unsigned shift = 0; shift < 8 * sizeof(uintptr_t); shift += 8) {
+        size_t at[256] = { 0 };
+        for (size_t i = 0; i < n; i++)
+            at[(from[i].start >> shift) & 255]++;
+        if (n == 0 || at[(from[0].start >> shift) & 255] == n)
+            continue;
+        for (size_t b = 0, pos = 0; b < 256; b++) {
+            size_t count = at[b];
+            at[b] = pos;
+            pos += count;
+        }
+        for (size_t i = 0; i < n; i++)
+            to[at[(from[i].start >> shift) & 255]++] = from[i];
+        struct elfsym *was = from;
+        from = to;
+        to = was;
+    }
+    if (from != syms)
+        memcpy(syms, from, n * sizeof *syms);
+}
+
 static int by_start(const void *a, const void *b)
 {
-    const struct func_sym *x = a, *y = b;
+    const struct elfsym *x = a, *y = b;
     return x->start < y->start ? -1 : x->start > y->start;
+}
+
+void elfsyms_sort(struct elfsym *syms, size_t n)
+{
+    struct elfsym *tmp = pages_map(n * sizeof *tmp + 1);
+    if (tmp == NULL) { /* sorted all the same, aliases in any order */
+        qsort(syms, n, sizeof *syms, by_start);
+        return;
+    }
+    radix_sort(syms, tmp, n);
+    pages_unmap(tmp, n * sizeof *tmp + 1);
 }
 
 /* The mapped file of PATH, or NULL; SIZE gets its length. */
@@ -80,11 +117,11 @@ static void collect(struct module_syms *t, const unsigned char *f, size_t size,
         if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC ||
             sym[i].st_shndx == SHN_UNDEF || sym[i].st_name >= strtab->sh_size)
             continue;
-        t->syms[t->count++] = (struct func_sym){ sym[i].st_value,
+        t->syms[t->count++] = (struct elfsym){ sym[i].st_value,
                                                  sym[i].st_size,
                                                  names + sym[i].st_name };
     }
-    qsort(t->syms, t->count, sizeof *t->syms, by_start);
+    elfsyms_sort(t->syms, t->count);
 }
 
 /* Reads PATH's .symtab into T; 0 when the file has none. */
@@ -121,7 +158,7 @@ static void load(struct module_syms *t, const struct module *mod)
 }
 
 /* The last symbol starting at or before OFF. */
-static const struct func_sym *find(const struct module_syms *t, uintptr_t off)
+static const struct elfsym *find(const struct module_syms *t, uintptr_t off)
 {
     size_t lo = 0, hi = t->count;
     while (lo < hi) {
@@ -133,7 +170,7 @@ static const struct func_sym *find(const struct module_syms *t, uintptr_t off)
     }
     if (lo == 0)
         return NULL;
-    const struct func_sym *s = &t->syms[lo - 1];
+    const struct elfsym *s = &t->syms[lo - 1];
     return off < s->start + (s->size ? s->size : 1) ? s : NULL;
 }
 
@@ -145,7 +182,7 @@ const char *elfsyms_lookup(struct module *mod, uintptr_t off,
     struct module_syms *t = &tables[mod->id];
     if (!t->loaded)
         load(t, mod);
-    const struct func_sym *s = find(t, off);
+    const struct elfsym *s = find(t, off);
     if (s == NULL)
         return NULL;
     *sym_off = off - s->start;

@@ -6,7 +6,18 @@
 #ifndef MT_ELFSYMS_H
 #define MT_ELFSYMS_H
 #include "modmap.h"
+#include <stddef.h>
 #include <stdint.h>
+
+/* A function symbol: module offset, size, name (in the mapped file). */
+struct elfsym {
+    uintptr_t start, size;
+    const char *name;
+};
+/* Sorts SYMS by start, keeping the table order of equal starts (exposed
+ * for the unit tests; without memory for the sort's second array, equal
+ * starts come in any order). */
+void elfsyms_sort(struct elfsym *syms, size_t n);
 
 /* The demangled name of the function of MOD containing module offset OFF,
  * and OFF's distance from its start; NULL when the file has no such

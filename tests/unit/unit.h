@@ -23,6 +23,7 @@ Suite *cfa_suite(void);
 Suite *sampler_suite(void);
 Suite *mark_suite(void);
 Suite *suppress_suite(void);
+Suite *elfsyms_suite(void);
 
 /* Deterministic pseudo-random numbers (xorshift64*): failures reproduce. */
 uint64_t ut_rand(uint64_t *state);
