@@ -28,20 +28,22 @@ static struct module_syms tables[MAX_MODULES];
 
 /* Sorts by start, symbols of one start kept in table order (aliases: the
  * last one is found), as glibc's merge sort did: a stable radix sort, a
- * byte of the start a pass, a pass skipped where every start has the same
- * byte.  glibc's debug file holds thousands of function symbols, and
- * qsort's comparisons took about a millisecond of every traced run that
- * names a frame of libc (bench/RESULTS.md, 2026-11-26).  TMP: room for N
- * more. */
+ * byte of the start a pass, only for the bytes in which starts differ.
+ * glibc's debug file holds thousands of function symbols, and qsort's
+ * comparisons took about a millisecond of every traced run that names a
+ * frame of libc (bench/RESULTS.md, 2026-11-26).  TMP: room for N more. */
 static void radix_sort(struct elfsym *syms, struct elfsym *tmp, size_t n)
 {
     struct elfsym *from = syms, *to = tmp;
+    uintptr_t differ = 0;
+    for (size_t i = 1; i < n; i++)
+        differ |= syms[i].start ^ syms[0].start;
     for (unsigned shift = 0; shift < 8 * sizeof(uintptr_t); shift += 8) {
+        if (((differ >> shift) & 255) == 0)
+            continue;
         size_t at[256] = { 0 };
         for (size_t i = 0; i < n; i++)
             at[(from[i].start >> shift) & 255]++;
-        if (n == 0 || at[(from[0].start >> shift) & 255] == n)
-            continue;
         for (size_t b = 0, pos = 0; b < 256; b++) {
             size_t count = at[b];
             at[b] = pos;
@@ -63,8 +65,12 @@ static int by_start(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-void elfsyms_sort(struct elfsym *syms, size_t n)
+void elfsyms_sort(struct elfsym *syms, size_t n, struct elfsym *room)
 {
+    if (room) {
+        radix_sort(syms, room, n);
+        return;
+    }
     struct elfsym *tmp = pages_map(n * sizeof *tmp + 1);
     if (tmp == NULL) { /* sorted all the same, aliases in any order */
         qsort(syms, n, sizeof *syms, by_start);
@@ -109,7 +115,9 @@ static void collect(struct module_syms *t, const unsigned char *f, size_t size,
         return;
     const Elf64_Sym *sym = (const Elf64_Sym *)(f + symtab->sh_offset);
     size_t n = symtab->sh_size / sizeof *sym;
-    t->syms = pages_map(n * sizeof *t->syms + 1);
+    /* Twice the room: the sort's second array follows the table (a page
+     * mapped and unmapped for each module cost more than the sort). */
+    t->syms = pages_map(2 * n * sizeof *t->syms + 1);
     if (t->syms == NULL)
         return;
     const char *names = (const char *)(f + strtab->sh_offset);
@@ -121,7 +129,7 @@ static void collect(struct module_syms *t, const unsigned char *f, size_t size,
                                                  sym[i].st_size,
                                                  names + sym[i].st_name };
     }
-    elfsyms_sort(t->syms, t->count);
+    elfsyms_sort(t->syms, t->count, t->syms + t->count);
 }
 
 /* Reads PATH's .symtab into T; 0 when the file has none. */
