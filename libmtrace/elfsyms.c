@@ -125,9 +125,8 @@ static void collect(struct module_syms *t, const unsigned char *f, size_t size,
         if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC ||
             sym[i].st_shndx == SHN_UNDEF || sym[i].st_name >= strtab->sh_size)
             continue;
-        t->syms[t->count++] = (struct elfsym){ sym[i].st_value,
-                                                 sym[i].st_size,
-                                                 names + sym[i].st_name };
+        t->syms[t->count++] = (struct elfsym){ sym[i].st_value, sym[i].st_size,
+                                               names + sym[i].st_name };
     }
     elfsyms_sort(t->syms, t->count, t->syms + t->count);
 }

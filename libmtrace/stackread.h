@@ -84,8 +84,8 @@ static inline bool stack_readable(struct bounds *b, uintptr_t addr)
  * AddressSanitizer: the memo reads words where another walk found its
  * frames, which in this one may lie in an instrumented frame's redzone
  * (readable memory all the same). */
-__attribute__((no_sanitize_address)) static inline uintptr_t
-stack_load(uintptr_t addr)
+__attribute__((no_sanitize_address)) static inline uintptr_t stack_load(
+    uintptr_t addr)
 {
     uintptr_t v;
     memcpy(&v, (const void *)addr, sizeof v);

@@ -55,10 +55,10 @@ START_TEST(sorted_stably)
 {
     check_order(0, ~(uintptr_t)0, 1);
     check_order(1, ~(uintptr_t)0, 2);
-    check_order(2000, 0x3f, 3);            /* one byte, many aliases */
-    check_order(2000, 0xf0f0, 4);          /* bytes skipped and not */
-    check_order(3000, 0x7fffff0, 5);       /* a library's offsets */
-    check_order(3000, ~(uintptr_t)0, 6);   /* every byte */
+    check_order(2000, 0x3f, 3);                 /* one byte, many aliases */
+    check_order(2000, 0xf0f0, 4);               /* bytes skipped and not */
+    check_order(3000, 0x7fffff0, 5);            /* a library's offsets */
+    check_order(3000, ~(uintptr_t)0, 6);        /* every byte */
     check_order(500, (uintptr_t)0xff << 56, 7); /* the top byte only */
 }
 END_TEST
