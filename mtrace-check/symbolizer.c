@@ -268,9 +268,9 @@ static int find_frame_line(bfd *abfd, asymbol **syms, const struct symindex *ix,
     return 0;
 }
 
-static void open_image(struct objfile *o);
+static bfd *image_of(struct objfile *o);
 
-/* A line of O's DWARF from its decompressed image (open_image), which the
+/* A line of O's DWARF from its decompressed image (image_of), which the
  * stack report reads too: libbfd reading the file itself for addr2line
  * would inflate that DWARF a second time, with zlib, on the main thread
  * after the replay (7.5 ms of the 60 on bench/wl's 2M-line stack log).
@@ -280,12 +280,10 @@ static void open_image(struct objfile *o);
  * file's: find_line asks the file itself then, as addr2line does. */
 static int image_line(struct objfile *o, uint64_t addr, struct line_query *q)
 {
-    if (!o->image_tried)
-        open_image(o);
-    if (!o->image_bfd)
-        return 0;
-    return find_frame_line(o->image_bfd, o->image_syms, NULL,
-                           fit_to_target(o->image_bfd, addr), q) &&
+    bfd *image = image_of(o);
+    return image &&
+           find_frame_line(image, o->image_syms, NULL,
+                           fit_to_target(image, addr), q) &&
            q->line != 0;
 }
 
@@ -414,17 +412,24 @@ static void open_image(struct objfile *o)
     debug_image_free(&o->image);
 }
 
+/* O's image, opened at the first call; NULL: the file serves. */
+static bfd *image_of(struct objfile *o)
+{
+    if (!o->image_tried)
+        open_image(o);
+    return o->image_bfd;
+}
+
 static struct sym_result *resolve(struct objfile *o, uint64_t vma)
 {
     struct sym_result *r = xcalloc(1, sizeof *r);
     struct line_query q;
     unsigned cap = 0;
 
-    if (!o->image_tried)
-        open_image(o);
-    bfd *abfd = o->image_bfd ? o->image_bfd : o->abfd;
-    asymbol **syms = o->image_bfd ? o->image_syms : o->syms;
-    const struct symindex *ix = o->image_bfd ? NULL : index_of(o);
+    bfd *image = image_of(o);
+    bfd *abfd = image ? image : o->abfd;
+    asymbol **syms = image ? o->image_syms : o->syms;
+    const struct symindex *ix = image ? NULL : index_of(o);
     if (!abfd || !find_frame_line(abfd, syms, ix, fit_to_target(abfd, vma), &q))
         return r;
     push_frame(r, &cap, q.func, q.file, q.line);
