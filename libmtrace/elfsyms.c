@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <libiberty/demangle.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -31,10 +30,10 @@ static struct module_syms tables[MAX_MODULES];
  * byte of the start a pass, only for the bytes in which starts differ.
  * glibc's debug file holds thousands of function symbols, and qsort's
  * comparisons took about a millisecond of every traced run that names a
- * frame of libc (bench/RESULTS.md, 2026-11-26).  TMP: room for N more. */
-static void radix_sort(struct elfsym *syms, struct elfsym *tmp, size_t n)
+ * frame of libc (bench/RESULTS.md, 2026-11-26). */
+void elfsyms_sort(struct elfsym *syms, size_t n, struct elfsym *room)
 {
-    struct elfsym *from = syms, *to = tmp;
+    struct elfsym *from = syms, *to = room;
     uintptr_t differ = 0;
     for (size_t i = 1; i < n; i++)
         differ |= syms[i].start ^ syms[0].start;
@@ -57,27 +56,6 @@ static void radix_sort(struct elfsym *syms, struct elfsym *tmp, size_t n)
     }
     if (from != syms)
         memcpy(syms, from, n * sizeof *syms);
-}
-
-static int by_start(const void *a, const void *b)
-{
-    const struct elfsym *x = a, *y = b;
-    return x->start < y->start ? -1 : x->start > y->start;
-}
-
-void elfsyms_sort(struct elfsym *syms, size_t n, struct elfsym *room)
-{
-    if (room) {
-        radix_sort(syms, room, n);
-        return;
-    }
-    struct elfsym *tmp = pages_map(n * sizeof *tmp + 1);
-    if (tmp == NULL) { /* sorted all the same, aliases in any order */
-        qsort(syms, n, sizeof *syms, by_start);
-        return;
-    }
-    radix_sort(syms, tmp, n);
-    pages_unmap(tmp, n * sizeof *tmp + 1);
 }
 
 /* The mapped file of PATH, or NULL; SIZE gets its length. */

@@ -15,8 +15,7 @@ struct elfsym {
     const char *name;
 };
 /* Sorts SYMS by start, keeping the table order of equal starts (exposed
- * for the unit tests).  ROOM: N more entries for the sort's use, or NULL
- * to map them (without memory for them, equal starts come in any order). */
+ * for the unit tests).  ROOM: N more entries for the sort's use. */
 void elfsyms_sort(struct elfsym *syms, size_t n, struct elfsym *room);
 
 /* The demangled name of the function of MOD containing module offset OFF,
