@@ -13,8 +13,10 @@
 # tracer variables left out), as `make bench` runs; `make -C bench` builds
 # runit.
 #
-# Usage: bench/ab.py [--runs N] [--tmp DIR] LIB_A LIB_B CMD [ARGS...]
+# Usage: bench/ab.py [--runs N] [--tmp DIR] [--config C] LIB_A LIB_B CMD [ARGS...]
 #   --runs: pairs of runs (15)
+#   --config: MEMLEAK_CONFIG for both (mtraceinit: a program that never
+#           calls mtrace(), such as clang-format)
 #   --tmp:  where the log (MALLOC_TRACE, removed before each run) and the
 #           command's output go (a new directory under /tmp)
 # Example (the parent commit built in a worktree at /tmp/base):
@@ -41,14 +43,15 @@ def load_run_bench():
     return mod
 
 
-def run_once(rb, lib, tmp, cmd):
+def run_once(rb, lib, tmp, cmd, config):
     """Wall and CPU seconds of one traced run of CMD."""
     log = os.path.join(tmp, "log")
     if os.path.exists(log):
         os.unlink(log)
     r = rb.spawn_timed(cmd, os.path.join(tmp, "stdout"),
                        os.path.join(tmp, "stderr"),
-                       ["MALLOC_TRACE=" + log, "LD_PRELOAD=" + lib])
+                       ["MALLOC_TRACE=" + log, "LD_PRELOAD=" + lib] +
+                       (["MEMLEAK_CONFIG=" + config] if config else []))
     if r.status != 0:
         sys.exit("ab.py: %s exited with %d under %s (stderr in %s)" %
                  (cmd[0], r.status, lib, tmp))
@@ -60,6 +63,7 @@ def main():
         description="Two builds of libmtrace on one traced command.")
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--tmp")
+    p.add_argument("--config")
     p.add_argument("lib_a")
     p.add_argument("lib_b")
     p.add_argument("cmd", nargs=argparse.REMAINDER)
@@ -80,7 +84,7 @@ def main():
         # A B, then B A: a cost that falls on whichever runs second (the
         # previous log's pages still being written back) falls on both.
         for which in ((0, 1) if i % 2 == 0 else (1, 0)):
-            wall, cpu = run_once(rb, libs[which], tmp, a.cmd)
+            wall, cpu = run_once(rb, libs[which], tmp, a.cmd, a.config)
             walls[which].append(wall)
             cpus[which].append(cpu)
     if not a.tmp:

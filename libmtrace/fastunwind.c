@@ -477,12 +477,17 @@ int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp,
  * frame, an unusual rule) are not memoized; a flush (dlclose) empties the
  * memo. */
 
-/* 64 walks: a C++ program's allocations come through operator new from
- * more call sites than 16 entries held (bench/wl_cxx: 21 an iteration).
- * The index below finds the entry without scanning them all.  An entry's
- * arrays are sized by the deepest walk asked for (fastunwind_memo_init):
- * 90 KB a thread for the default 32 frames (plus our own 8). */
-#define MEMO_ENTRIES 64
+/* 128 walks: a C++ program's allocations come through operator new from
+ * more call sites than 16 entries held (bench/wl_cxx: 21 an iteration,
+ * 90 distinct walks in all), and with 64 a tenth of its walks were made
+ * anew; 128 hold them all, 11% less time on wl_cxx (bench/RESULTS.md,
+ * 2026-11-26, fourth session).  The index below finds the entry without
+ * scanning them all.  An entry's arrays are sized by the deepest walk
+ * asked for (fastunwind_memo_init): about 180 KB of address space a
+ * thread for the default 32 frames (plus our own 8), of which only the
+ * entries a thread has filled are ever touched. */
+#define MEMO_ENTRIES 128
+#define MEMO_WORDS (MEMO_ENTRIES / 64) /* by_start's bit words */
 
 /* What the search for a walk looks at first, kept apart from the entries:
  * the search reads these few cache lines instead of several lines of every
@@ -526,12 +531,14 @@ struct fastunwind_memo {
     unsigned next;           /* the entry a new walk replaces (round robin) */
     struct memo_entry *last; /* the last walk's entry, NULL: not memoized */
     uint32_t probe[MEMO_PROBES];     /* middle slot - sp, by start */
-    uint64_t by_start[MEMO_PROBES];  /* entries by start bucket, a bit each */
+    uint64_t by_start[MEMO_PROBES][MEMO_WORDS]; /* entries by start bucket,
+                                                    a bit each */
     unsigned char index[MEMO_INDEX]; /* entry + 1, 0: none */
     int depth;                       /* the deepest walk memoized */
     uintptr_t pool[];                /* the entries' arrays */
 };
-_Static_assert(MEMO_ENTRIES <= 64, "by_start holds a bit an entry");
+_Static_assert(MEMO_ENTRIES % 64 == 0, "by_start holds a bit an entry");
+_Static_assert(MEMO_ENTRIES < 256, "index holds entry + 1 in a byte");
 
 /* Words of the pool an entry takes: its arrays. */
 static size_t entry_words(int depth)
@@ -672,17 +679,20 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
             return n;
     }
     /* Only the entries whose start falls in this walk's bucket. */
-    uint64_t others = memo->by_start[probe_of(ip, sp)];
-    if (guess >= 0)
-        others &= ~(1ull << guess);
-    for (; others; others &= others - 1) {
-        int i = __builtin_ctzll(others);
-        if (!memo_candidate(&memo->key[i], ip, sp, &b))
-            continue;
-        int n = memo_try(memo, i, frames, max, bp, &b, gen);
-        if (n) {
-            memo_remember(memo, i);
-            return n;
+    const uint64_t *bucket = memo->by_start[probe_of(ip, sp)];
+    for (int w = 0; w < MEMO_WORDS; w++) {
+        uint64_t others = bucket[w];
+        if (guess >= 0 && guess / 64 == w)
+            others &= ~(1ull << (guess % 64));
+        for (; others; others &= others - 1) {
+            int i = w * 64 + __builtin_ctzll(others);
+            if (!memo_candidate(&memo->key[i], ip, sp, &b))
+                continue;
+            int n = memo_try(memo, i, frames, max, bp, &b, gen);
+            if (n) {
+                memo_remember(memo, i);
+                return n;
+            }
         }
     }
     unsigned slot = memo->next++ % MEMO_ENTRIES;
@@ -694,7 +704,8 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
         memo->depth, true,         false,         false
     };
     if (key->ip)
-        memo->by_start[probe_of(key->ip, key->sp)] &= ~(1ull << slot);
+        memo->by_start[probe_of(key->ip, key->sp)][slot / 64] &=
+            ~(1ull << (slot % 64));
     key->ip = 0; /* a signal handler's walk must not replay a half entry */
     n = walk(frames, max, ip, sp, bp, &trail);
     if (!trail.replayable || n < 1)
@@ -716,7 +727,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     key->mid_slot = mid >= 1 ? e->slots[mid] : 0;
     key->mid_ra = mid >= 1 ? (uintptr_t)e->frames[mid] : 0;
     __atomic_store_n(&key->ip, ip, __ATOMIC_RELEASE);
-    memo->by_start[probe_of(ip, sp)] |= 1ull << slot;
+    memo->by_start[probe_of(ip, sp)][slot / 64] |= 1ull << (slot % 64);
     memo->last = e;
     memo_remember(memo, (int)slot);
     return n;

@@ -29,7 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LOG_BUFFER_SIZE (1 << 16)
+/* The log's bytes go out in writes of this size: 256 KB writes cost the
+ * kernel less per byte than 64 KB ones (write(2) of 32 MB to ext4: 7.3
+ * against 8.8 ms), 2-4% of the time of bench/wl's workloads
+ * (bench/RESULTS.md, 2026-11-26, fourth session). */
+#define LOG_BUFFER_SIZE (1 << 18)
 
 /* What the log is doing. */
 enum log_mode {

@@ -22,7 +22,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#define ZLOG_BUFFER (1 << 16) /* as the plain log's buffer (tracelog.c)  */
+#define ZLOG_BUFFER (1 << 16) /* lines a queued buffer holds            */
 #define ZLOG_QUEUE 3          /* full buffers waiting for the thread     */
 #define ZLOG_OUT (256 * 1024) /* compressed bytes; frames held at exec */
 /* Level 1: on bench/wl's log 8.3x smaller at ~400 MB/s of one core;

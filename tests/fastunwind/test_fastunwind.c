@@ -716,6 +716,66 @@ START_TEST(test_memo_depth_bound)
 }
 END_TEST
 
+/* Three call sites of the chain: with 40 depths, 120 distinct walks. */
+__attribute__((noinline)) static void many_via_a(int depth, struct capture *c)
+{
+    chain0(depth, c);
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void many_via_b(int depth, struct capture *c)
+{
+    chain0(depth, c);
+    __asm__ volatile("nop" ::: "memory");
+}
+
+__attribute__((noinline)) static void many_via_c(int depth, struct capture *c)
+{
+    chain0(depth, c);
+    __asm__ volatile("nop; nop" ::: "memory");
+}
+
+#define MANY_WALKS 120
+
+/* A C++ program allocates through operator new from a hundred call sites
+ * (bench/wl_cxx: 90 distinct walks): the memo holds that many, and every
+ * walk is replayed from the entry made the time before (with 64 entries,
+ * replaced in turn, none was).  Each walk is checked against libunwind as
+ * well. */
+START_TEST(test_memo_holds_many_walks)
+{
+    static void (*const via[3])(int, struct capture *) = {
+        many_via_a, many_via_b, many_via_c
+    };
+    void **entry[MANY_WALKS];
+    int replayed = 0;
+    struct fastunwind_memo *m = NULL;
+    /* Round 0, without a memo, fills the rule cache (a walk through a rule
+     * not cached yet is not memoized); round 1 memoizes every walk, round
+     * 2 replays them. */
+    for (int round = 0; round < 3; round++) {
+        if (round == 1)
+            m = memo_begin();
+        for (int k = 0; k < MANY_WALKS; k++) {
+            struct capture c;
+            via[k % 3](k / 3, &c);
+            ASSERT_SAME(&c);
+            if (round == 0)
+                continue;
+            void **user = fastunwind_memo_user(m);
+            ck_assert_msg(user != NULL, "walk %d was not memoized", k);
+            if (round == 1)
+                entry[k] = user;
+            else
+                replayed += user == entry[k];
+        }
+    }
+    memo_end(m);
+    ck_assert_msg(replayed == MANY_WALKS, "%d of %d walks replayed", replayed,
+                  MANY_WALKS);
+}
+END_TEST
+
 /* Two frames whose return addresses lie exactly 16 KiB apart (each
  * function starts on a 16 KiB boundary and calls at the same offset):
  * with the rule cache indexed by the low 14 address bits they shared one
@@ -780,6 +840,7 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_cached_and_flushed);
     tcase_add_test(tc, test_colliding_return_addresses_stay_cached);
     tcase_add_test(tc, test_memo_depth_bound);
+    tcase_add_test(tc, test_memo_holds_many_walks);
     tcase_add_test(tc, test_max);
     tcase_add_test(tc, test_alloca_vla);
     tcase_add_test(tc, test_realigned_stack);
