@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "frametab.h"
 #include "arena.h"
+#include "dynsyms.h"
 #include "real.h"
 #include "fmt.h"
 #include <dlfcn.h>
@@ -88,9 +89,6 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
     struct frame *f = arena_alloc(sizeof *f);
     if (f == NULL)
         return NULL;
-    Dl_info info;
-    memset(&info, 0, sizeof info);
-    int found = dladdr((void *)addr, &info) != 0;
     f->e.hash = frame_hash(addr, epoch);
     f->addr = addr;
     f->epoch = epoch;
@@ -98,6 +96,9 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
                           memory_order_relaxed);
     f->mod = modmap_find(addr);
     f->offset = f->mod ? addr - f->mod->bias : addr;
+    Dl_info info;
+    memset(&info, 0, sizeof info);
+    int found = dynsyms_addr((void *)addr, f->mod, &info) != 0;
     if (found && info.dli_sname) {
         f->symbol = demangled(info.dli_sname);
         uintptr_t start = (uintptr_t)info.dli_saddr;

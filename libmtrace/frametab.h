@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* frametab.h - what is known about each distinct code address seen in a
  * stack: its module and offset, its symbol (demangled), and glibc's WHERE
- * string for it.  Resolved once per address (dladdr, module map and
- * demangler are slow and take the loader lock), outside every tracer lock.
+ * string for it.  Resolved once per address (the symbol as dladdr names
+ * it, through dynsyms.h; the module map and the demangler are slow, and
+ * may take the loader lock), outside every tracer lock.
  */
 #ifndef MT_FRAMETAB_H
 #define MT_FRAMETAB_H

@@ -235,6 +235,7 @@ static struct module *add_module(uintptr_t bias, uintptr_t lo, uintptr_t hi,
     const char *exe = atomic_load_explicit(&exe_path, memory_order_relaxed);
     m->path = path == exe ? path : arena_strdup(path);
     strcpy(m->build_id, build_id);
+    atomic_init(&m->dynsyms, NULL);
     modules[n] = m;
     atomic_store_explicit(&module_count, n + 1, memory_order_release);
     rebuild_index();

@@ -11,6 +11,8 @@
 
 #define BUILD_ID_HEX_MAX 64
 
+struct dynsyms;
+
 struct module {
     int id;
     uintptr_t bias;   /* dlpi_addr: 0 for non-PIE executables */
@@ -18,6 +20,10 @@ struct module {
     const char *path; /* absolute, but for the vDSO's   */
     char build_id[BUILD_ID_HEX_MAX + 1]; /* hex, "" when absent          */
     atomic_int unloaded;
+    /* Its dynamic symbols sorted for dladdr's answers (dynsyms.c), made
+     * on first use; a module loaded again at the same place is the same
+     * file, and keeps it. */
+    _Atomic(struct dynsyms *) dynsyms;
     /* Owned by the log writer (under the log lock): the log generation in
      * which the record / the unload record was last written. */
     unsigned emitted_gen, unload_emitted_gen;

@@ -24,6 +24,7 @@ Suite *sampler_suite(void);
 Suite *mark_suite(void);
 Suite *suppress_suite(void);
 Suite *elfsyms_suite(void);
+Suite *dynsyms_suite(void);
 
 /* Deterministic pseudo-random numbers (xorshift64*): failures reproduce. */
 uint64_t ut_rand(uint64_t *state);
