@@ -30,8 +30,13 @@
  * free; when less than a line's room is left, whatever it takes.  So a
  * thread goes on logging while another one holds the sink for a write(2)
  * instead of sleeping on it (measured on two threads: 7% of the time in
- * futex calls and as much in task switches before). */
-#define THREADLOG_SIZE 16384
+ * futex calls and as much in task switches before).  The room beyond
+ * THREADLOG_SOON lasts a thread through one write of the log's 256 KB
+ * (tracelog.c): with 16 KB, two threads lost 4-5% of their time waiting
+ * (bench/RESULTS.md, 2026-11-26, fourth session).  A thread whose
+ * hand-overs find the sink free never touches more than the first
+ * THREADLOG_SOON + THREADLOG_LINE_MAX bytes. */
+#define THREADLOG_SIZE 65536
 #define THREADLOG_SOON 8192
 #define THREADLOG_LINE_MAX 1024
 
