@@ -375,9 +375,11 @@ static int remove_far(uintptr_t ptr, size_t *size, uint32_t *stack,
     return LIVE_FOUND_UNMARKED;
 }
 
-int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
-                          uint32_t *alloc_tag, uint32_t free_tag)
+int livetab_remove_at(uintptr_t ptr, size_t *size, uint32_t *stack,
+                      uint32_t *alloc_tag, uint32_t free_tag,
+                      struct livetab_spot *spot)
 {
+    spot->shard = NULL;
     if (is_far(ptr))
         return remove_far(ptr, size, stack, alloc_tag);
     uint64_t h = ptr_hash(ptr);
@@ -397,6 +399,7 @@ int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
             if (free_tag) {
                 *s = (struct slot){ make_word(ptr, free_tag, 1), 0, 0 };
                 sh->freed++;
+                *spot = (struct livetab_spot){ sh, sh->slots, i, s->word };
             } else {
                 delete_at(sh, i);
             }
@@ -407,6 +410,34 @@ int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
         return LIVE_ABSENT;
     *size = small == BIG_SIZE ? big_take(ptr) : small;
     return LIVE_FOUND;
+}
+
+int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
+                          uint32_t *alloc_tag, uint32_t free_tag)
+{
+    struct livetab_spot spot;
+    return livetab_remove_at(ptr, size, stack, alloc_tag, free_tag, &spot);
+}
+
+uint32_t livetab_reinsert(const struct livetab_spot *spot, uintptr_t ptr,
+                          size_t size, uint32_t stack, uint32_t tag)
+{
+    struct shard *sh = spot->shard;
+    if (sh == NULL || size >= BIG_SIZE)
+        return livetab_insert_tagged(ptr, size, stack, tag);
+    int taken = spin_lock_hot(&sh->lock);
+    /* Untouched since: the same table (no rebuild), the same entry (no
+     * other thread's insert, no shift of a deletion). */
+    struct slot *s = &sh->slots[spot->index];
+    if (sh->slots != spot->table || s->word != spot->word) {
+        spin_unlock_hot(&sh->lock, taken);
+        return livetab_insert_tagged(ptr, size, stack, tag);
+    }
+    *s = (struct slot){ make_word(ptr, tag, 0), (uint32_t)size, stack };
+    sh->freed--;
+    sh->count++;
+    spin_unlock_hot(&sh->lock, taken);
+    return tag_of(spot->word);
 }
 
 int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack)

@@ -222,8 +222,8 @@ void tracer_realloc_begin(void *old, const void *caller,
                           struct realloc_ticket *t)
 {
     uint32_t alloc_tag, tag = tracelog_line_tag();
-    int found = livetab_remove_tagged((uintptr_t)old, &t->old_size,
-                                      &t->old_stack, &alloc_tag, tag);
+    int found = livetab_remove_at((uintptr_t)old, &t->old_size, &t->old_stack,
+                                  &alloc_tag, tag, &t->spot);
     t->inherited = found != LIVE_ABSENT && t->old_stack == LIVE_STACK_INHERITED;
     t->tracked = found != LIVE_ABSENT && !t->inherited;
     if (found != LIVE_ABSENT)
@@ -276,8 +276,13 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
     if (s == NULL)
         return;
     uint32_t tag = tracelog_line_tag();
+    /* In place: its entry is where the "<" left it. */
     threadlog_settle(
-        livetab_insert_tagged((uintptr_t)new_ptr, size, stack_id(s), tag));
+        new_ptr == old && t->tracked
+            ? livetab_reinsert(&t->spot, (uintptr_t)new_ptr, size,
+                               stack_id(s), tag)
+            : livetab_insert_tagged((uintptr_t)new_ptr, size, stack_id(s),
+                                    tag));
     hold(new_ptr);
     count_alloc(stack_id(s), size);
     /* A block not allocated while tracing becomes a new allocation. */

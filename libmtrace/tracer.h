@@ -7,6 +7,7 @@
 #ifndef MT_TRACER_H
 #define MT_TRACER_H
 #include "collecting.h"
+#include "livetab.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,7 @@ struct realloc_ticket {
     int inherited; /* ... by the parent of this fork child           */
     size_t old_size;
     uint32_t old_stack;
+    struct livetab_spot spot; /* where the old block's entry is left */
 };
 void tracer_realloc_begin(void *old, const void *caller,
                           struct realloc_ticket *t);

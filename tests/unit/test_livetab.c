@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_livetab.c - livetab.h against a plain reference model: insert,
  * remove, count, sizes of 4 GiB and more, colliding keys, the visit of
- * the live set and concurrent use. */
+ * the live set, concurrent use, and a realloc's return to its spot. */
 #include "unit.h"
 #include "livetab.h"
 #include <pthread.h>
@@ -337,6 +337,78 @@ START_TEST(four_threads_disjoint)
 }
 END_TEST
 
+/* A realloc in place: the block goes back where its "<" left the freed
+ * entry, and the insert gets the free line's tag back. */
+START_TEST(spot_reinsert_in_place)
+{
+    size_t size;
+    uint32_t stack, alloc_tag;
+    struct livetab_spot spot;
+    livetab_insert_tagged(0x5000, 10, 1, 0x21);
+    ck_assert_int_eq(livetab_remove_at(0x5000, &size, &stack, &alloc_tag,
+                                       0x22, &spot),
+                     LIVE_FOUND);
+    ck_assert_ptr_nonnull(spot.shard);
+    ck_assert_uint_eq(alloc_tag, 0x21);
+    ck_assert_uint_eq(livetab_count(), 0);
+    ck_assert_uint_eq(livetab_reinsert(&spot, 0x5000, 30, 2, 0x23), 0x22);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(0x5000, &size, &stack), 1);
+    ck_assert_uint_eq(size, 30);
+    ck_assert_uint_eq(stack, 2);
+    ck_assert_uint_eq(livetab_count(), 0);
+    /* An untagged removal deletes: no spot, an ordinary insert. */
+    livetab_insert_tagged(0x5000, 10, 1, 0);
+    livetab_remove_at(0x5000, &size, &stack, &alloc_tag, 0, &spot);
+    ck_assert_ptr_null(spot.shard);
+    ck_assert_uint_eq(livetab_reinsert(&spot, 0x5000, 40, 3, 0), 0);
+    ck_assert_uint_eq(livetab_count(), 1);
+}
+END_TEST
+
+/* Another thread was given the address between the "<" and the ">": the
+ * spot holds its live entry now, which is replaced, not counted twice. */
+START_TEST(spot_taken_by_another_insert)
+{
+    size_t size;
+    uint32_t stack, alloc_tag;
+    struct livetab_spot spot;
+    livetab_insert_tagged(0x6000, 10, 1, 0x21);
+    livetab_remove_at(0x6000, &size, &stack, &alloc_tag, 0x22, &spot);
+    ck_assert_uint_eq(livetab_insert_tagged(0x6000, 20, 2, 0x31), 0x22);
+    ck_assert_uint_eq(livetab_reinsert(&spot, 0x6000, 30, 3, 0x23), 0);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(0x6000, &size, &stack), 1);
+    ck_assert_uint_eq(size, 30);
+    ck_assert_int_eq(livetab_remove(0x6000, &size, &stack), 0);
+}
+END_TEST
+
+/* The table was rebuilt between the "<" and the ">" (other blocks made it
+ * grow): the spot names a slot of a table gone, every entry survives. */
+START_TEST(spot_after_rebuild)
+{
+    enum { N = 5000 };
+    size_t size;
+    uint32_t stack, alloc_tag;
+    struct livetab_spot spot;
+    livetab_insert_tagged(0x7000, 10, 1, 0x21);
+    livetab_remove_at(0x7000, &size, &stack, &alloc_tag, 0x22, &spot);
+    for (uintptr_t i = 1; i <= N; i++)
+        livetab_insert(0x7000 + 16 * i, i, (uint32_t)i);
+    livetab_reinsert(&spot, 0x7000, 77, 9, 0x23);
+    ck_assert_uint_eq(livetab_count(), N + 1);
+    for (uintptr_t i = 0; i <= N; i++) {
+        UT_CHECK(livetab_remove(0x7000 + 16 * i, &size, &stack),
+                 "%#lx lost", (unsigned long)(0x7000 + 16 * i));
+        UT_CHECK(size == (i ? i : 77) && stack == (i ? i : 9),
+                 "%#lx: size %zu stack %u", (unsigned long)(0x7000 + 16 * i),
+                 size, stack);
+    }
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+END_TEST
+
 Suite *livetab_suite(void)
 {
     Suite *s = suite_create("livetab");
@@ -351,6 +423,9 @@ Suite *livetab_suite(void)
     tcase_add_test(tc, colliding_runs);
     tcase_add_test(tc, random_million);
     tcase_add_test(tc, four_threads_disjoint);
+    tcase_add_test(tc, spot_reinsert_in_place);
+    tcase_add_test(tc, spot_taken_by_another_insert);
+    tcase_add_test(tc, spot_after_rebuild);
     suite_add_tcase(s, tc);
     return s;
 }
