@@ -4,7 +4,7 @@
  * glibc's dladdr (elf/dl-addr.c) visits the symbols its GNU hash table
  * reaches, bucket by bucket, and keeps the one with the highest value that
  * contains the address, the first one visited among equals.  A symbol of
- * size 0 (or an undefined one) contains only its own address.  The table
+ * size 0 contains only its own address.  The table
  * below holds the same symbols in the same visiting order, sorted stably
  * by value; the answer is then the highest-valued covering entry, the
  * earliest among equals, and REACH (the furthest end of an entry and all
