@@ -19,7 +19,6 @@
 
 import argparse
 import glob
-import importlib.util
 import os
 import shutil
 import statistics
@@ -28,30 +27,23 @@ import tempfile
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
-
-
-def load_run_bench():
-    """run-bench.py as a module (its name is not an identifier)."""
-    spec = importlib.util.spec_from_file_location(
-        "run_bench", os.path.join(BENCH, "run-bench.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+sys.path.insert(0, BENCH)
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+from ab import load_run_bench  # noqa: E402  (run-bench.py as a module)
 
 
 def configs(rb, tmp):
-    """(name, settings) of each available config; the log files in TMP."""
-    out = [("native", [])]
-    if os.path.exists(rb.OURS):
-        out.append(("ours-stacks", ["MALLOC_TRACE=%s/log" % tmp,
-                                    "MEMLEAK_CONFIG=mtraceinit",
-                                    "LD_PRELOAD=" + rb.OURS]))
-    if os.path.exists(rb.HEAPTRACK):
-        out.append(("heaptrack", ["DUMP_HEAPTRACK_OUTPUT=%s/ht.raw" % tmp,
-                                  "LD_PRELOAD=" + rb.HEAPTRACK]))
-    if os.path.exists(rb.LSAN):
-        out.append(("lsan", ["LD_PRELOAD=" + rb.LSAN,
-                             "LSAN_OPTIONS=detect_leaks=1:exitcode=0"]))
+    """(name, settings) of run-bench.py's configs that clang-format can
+    run under; ours starts at load, the program never calling mtrace()."""
+    out = []
+    for c in rb.CONFIGS:
+        if c.name not in ("native", "ours-stacks", "heaptrack", "lsan") \
+                or not c.available():
+            continue
+        settings = c.settings(tmp)
+        if c.name == "ours-stacks":
+            settings.append("MEMLEAK_CONFIG=mtraceinit")
+        out.append((c.name, settings))
     return out
 
 
