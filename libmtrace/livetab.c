@@ -1,34 +1,55 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* livetab.c - see livetab.h.  Open addressing with linear probing and
- * backward-shift deletion, one table per shard.
+/* livetab.c - see livetab.h.  One small open-addressing table per 64 KiB
+ * of heap ("chunk"), found through its shard's directory; linear probing
+ * and backward-shift deletion inside each.
+ *
+ * Why per chunk: a program allocates and frees neighbours, and one big
+ * table per shard scattered neighbouring stretches of the heap over tens
+ * of megabytes, a cache and TLB miss every few blocks (27% of `wl live`'s
+ * samples, bench/RESULTS.md).  A chunk's table is at most 64 KiB for
+ * glibc's smallest blocks, so while the program works in a stretch of
+ * heap its table stays in the cache, and growing it rehashes kilobytes,
+ * not megabytes.
  *
  * A slot's first word is the address (48 bits: x86-64 user space), the
  * tag of the line that entered it (threadlog.h, 15 bits) and a "freed"
  * bit.  Freed entries are ordinary members of their probe runs: they are
- * dropped when their line is out, at the next rebuild of the shard.
- * Sizes of 4 GiB and more do not fit the 32-bit field and are kept exactly
- * in a small side list, which also holds the (in practice unseen) blocks
- * above 48 bits of address, whole.  GPL-3.0-or-later. */
+ * dropped when their line is out, at the next rebuild of the chunk's
+ * table.  Sizes of 4 GiB and more do not fit the 32-bit field and are
+ * kept exactly in a small side list, which also holds the (in practice
+ * unseen) blocks above 48 bits of address, whole.  GPL-3.0-or-later. */
 #include "livetab.h"
 #include "arena.h"
 #include "spin.h"
 #include "threadlog.h"
+#include <stddef.h>
 #include <string.h>
 
 /* Shards come in groups, one group per 64 MiB region of addresses: each
  * of glibc's per-thread arenas is such a region, so threads that free what
  * they allocated stay on shards of their own and do not pull each other's
- * locks and table pointers from one core to the other on every event.
- * Eight shards a group: threads sharing an arena are few, and fewer,
- * larger tables were faster on `wl live` (bench/RESULTS.md). */
+ * locks from one core to the other on every event.  Eight shards a group:
+ * threads sharing an arena are few. */
 #define REGION_SHIFT 26
 #define GROUPS 16
 #define SHARDS_PER_GROUP 8
 #define SHARDS (GROUPS * SHARDS_PER_GROUP)
-#define INITIAL_SLOTS 256
-/* A shard's table of more slots than this (512 KiB) no longer stays in
- * the cache beside the others: from then on events prefetch. */
-#define BIG_TABLE_SLOTS (1u << 15)
+#define CHUNK_SHIFT 16
+#define DIR_INITIAL 16
+#define TABLE_INITIAL 8
+/* Tables up to this size are kept at most 3/8 full, not 3/4: a program
+ * whose blocks are few spends little memory on shorter probe runs (0.65
+ * probes a lookup on bench/wl pairs at 3/4, 0.18 at 3/8). */
+#define SPARSE_SLOTS 1024u
+/* Tables this big (16 KiB) are not all in the cache when a program comes
+ * back to their chunk: from this size on, events prefetch. */
+#define BIG_TABLE_SLOTS 1024u
+/* Tables of up to 2^CLASSES slots come from the shard's own slabs and are
+ * recycled there; larger ones (only keys closer than 16 bytes need them)
+ * are mappings of their own. */
+#define CLASSES 13
+#define SLAB_MIN (16u << 10)
+#define SLAB_MAX (1u << 20)
 #define BIG_SIZE 0xffffffffu
 
 #define ADDR_BITS 48
@@ -43,14 +64,44 @@ struct slot {
     uint32_t stack;
 };
 
-/* One cache line each, so two threads on two shards do not share one. */
+/* A chunk's entry in its shard's directory; slots NULL: an empty entry. */
+struct chunk {
+    uintptr_t key; /* address >> CHUNK_SHIFT */
+    struct slot *slots;
+    uint32_t mask;
+    uint32_t shift; /* 64 - log2(slots): the hash's top bits index */
+    uint32_t count; /* live entries */
+    uint32_t freed; /* freed entries */
+};
+
+/* Aligned to cache lines, so two threads on two shards do not share one. */
 struct shard {
     spinlock_t lock;
-    struct slot *slots;
-    size_t mask;
-    size_t count; /* live entries */
-    size_t freed; /* freed entries */
+    /* The chunk of the shard's previous event, checked out of the
+     * directory: events in the same chunk (most: programs work on
+     * neighbours) find its table on the shard's own cache line, without
+     * a load that waits for another.  Its directory entry is stale until
+     * checked in again; only its key and its being taken are read there. */
+    struct chunk cur;
+    struct chunk *cur_home; /* its directory entry; NULL: none out */
+    size_t count;           /* live entries in all its chunks */
+    uintptr_t next_free;    /* where the block after the last freed is */
+    /* A second cache line, for switching chunks. */
+    struct chunk *dir;
+    size_t dir_mask;
+    size_t dir_used;
+    /* Its tables' memory: recycled tables by size, and a slab to carve. */
+    struct slot *spare[CLASSES + 1];
+    char *slab, *slab_end;
+    size_t slab_next;
+    /* The size its last table grew to: a new chunk's table starts at half
+     * of it, so that a program filling chunk after chunk of small blocks
+     * does not rehash each one eight times over.  Halved at each new
+     * chunk: chunks of big blocks soon start small again. */
+    size_t grown;
 } __attribute__((aligned(64)));
+_Static_assert(offsetof(struct shard, next_free) + sizeof(uintptr_t) <= 64,
+               "an event's fields in one cache line");
 
 /* A side entry: a big block's exact size (its slot says BIG_SIZE), or a
  * far block (address above 48 bits) with all it has. */
@@ -66,7 +117,6 @@ static struct shard shards[SHARDS] = {
 static struct side_block *side;
 static size_t side_count, side_cap, far_count;
 static spinlock_t side_lock = SPINLOCK_INIT(LOCK_RANK_SIDE);
-int livetab_tables_big;
 
 static uintptr_t addr_of(uint64_t word)
 {
@@ -93,38 +143,34 @@ static int is_far(uintptr_t ptr)
     return ptr > ADDR_MASK;
 }
 
-/* The hash keeps neighbours together: blocks in one 256-byte stretch of
- * the heap go to one shard and to neighbouring slots (16 slots, 4 cache
- * lines), so a program that frees what it allocated in order walks the
- * table instead of missing the cache on every block.  The stretch number
- * is mixed, so stretches spread over the shards of a group and over the
- * table.  Stretches, not 4 KiB pages: stretches hashed to the same slots
- * share them, and with whole pages (256 slots each, a third to all of
- * them taken by one page of small blocks) such overlaps made probe runs
- * of hundreds of slots.  Smaller stretches lose more to cache misses than
- * they gain (bench/RESULTS.md and the commit history have the figures). */
-#define STRETCH_SHIFT 8
-#define IN_STRETCH_BITS (STRETCH_SHIFT - 4) /* 16-byte granules in a stretch */
-
-static uint64_t ptr_hash(uintptr_t ptr)
+/* A slot's home in its chunk's table: Fibonacci hashing of the 16-byte
+ * granule, the top bits of its product with 2^64 / phi.  Blocks spaced
+ * evenly (an arena's run of equal blocks: 48 bytes apart for malloc(32))
+ * then land evenly over the table, almost never on one another (the
+ * three-distance theorem).  Neighbours are scattered over the table:
+ * while the program works in a chunk its table is in the cache anyway,
+ * and for a table gone cold the frees prefetch (prefetch_ahead). */
+static size_t home_of(const struct chunk *c, uintptr_t ptr)
 {
-    uint64_t stretch = (ptr >> STRETCH_SHIFT) * 0x9e3779b97f4a7c15ull;
-    stretch ^= stretch >> 29;
-    uint64_t granule = (ptr >> 4) & ((1u << IN_STRETCH_BITS) - 1);
-    /* XOR with bits of the stretch's hash: blocks at the same offset in
-     * different stretches (aligned blocks) must not share low bits; an
-     * aligned group of 4 granules (one cache line of slots) stays together. */
-    return (stretch << IN_STRETCH_BITS) |
-           (granule ^ (stretch & ((1u << IN_STRETCH_BITS) - 1)));
+    return (size_t)(((ptr >> 4) * 0x9e3779b97f4a7c15ull) >> c->shift);
 }
 
-/* The region's group, and in it the top bits of the hash: the slot index
- * within the shard takes the low ones. */
-static struct shard *shard_of(uintptr_t ptr, uint64_t hash)
+static uint64_t key_hash(uintptr_t key)
+{
+    uint64_t h = key * 0x9e3779b97f4a7c15ull;
+    return h ^ h >> 29;
+}
+
+/* The region's group, and in it the chunk's number modulo 8: neighbouring
+ * chunks (up to 512 KiB of heap) are on different shards, so that a
+ * program working across a few of them does not make one shard switch
+ * between their tables on every event. */
+static struct shard *shard_of(uintptr_t ptr)
 {
     uint64_t region = (ptr >> REGION_SHIFT) * 0x9e3779b97f4a7c15ull;
     unsigned group = (unsigned)(region >> 60) % GROUPS;
-    return &shards[group * SHARDS_PER_GROUP + (hash >> 59) % SHARDS_PER_GROUP];
+    return &shards[group * SHARDS_PER_GROUP +
+                   (ptr >> CHUNK_SHIFT) % SHARDS_PER_GROUP];
 }
 
 /* ---- the side list ------------------------------------------------------ */
@@ -184,14 +230,71 @@ static size_t side_peek_size(uintptr_t ptr)
     return BIG_SIZE;
 }
 
-/* ---- the shards ----------------------------------------------------------- */
+/* ---- a shard's tables' memory -------------------------------------------- */
 
-static void place(struct slot *slots, size_t mask, struct slot s)
+static unsigned class_of(size_t slots)
 {
-    size_t i = ptr_hash(addr_of(s.word)) & mask;
-    while (slots[i].word)
-        i = (i + 1) & mask;
-    slots[i] = s;
+    return (unsigned)__builtin_ctzl(slots);
+}
+
+/* A zeroed table of N slots (a power of two); NULL when out of memory. */
+static struct slot *table_alloc(struct shard *sh, size_t n)
+{
+    size_t bytes = n * sizeof(struct slot);
+    unsigned c = class_of(n);
+    if (c > CLASSES)
+        return pages_map_populated(bytes);
+    struct slot *t = sh->spare[c];
+    if (t) {
+        memcpy(&sh->spare[c], t, sizeof t);
+        memset(t, 0, bytes);
+        return t;
+    }
+    if ((size_t)(sh->slab_end - sh->slab) < bytes) {
+        /* Populated: a slot read before it is written would map the zero
+         * page, and the write fault a second time.  Slabs grow with the
+         * shard, so a small program keeps small ones. */
+        size_t size = sh->slab_next ? sh->slab_next : SLAB_MIN;
+        while (size < bytes)
+            size *= 2;
+        char *s = pages_map_populated(size);
+        if (s == NULL)
+            return NULL;
+        sh->slab = s;
+        sh->slab_end = s + size;
+        sh->slab_next = size < SLAB_MAX ? size * 2 : SLAB_MAX;
+    }
+    t = (struct slot *)sh->slab;
+    sh->slab += bytes;
+    return t;
+}
+
+static void table_free(struct shard *sh, struct slot *t, size_t n)
+{
+    unsigned c = class_of(n);
+    if (c > CLASSES) {
+        pages_unmap(t, n * sizeof *t);
+        return;
+    }
+    memcpy(t, &sh->spare[c], sizeof t);
+    sh->spare[c] = t;
+}
+
+/* ---- a chunk's table -------------------------------------------------------- */
+
+static void place(struct chunk *c, struct slot s)
+{
+    size_t i = home_of(c, addr_of(s.word));
+    while (c->slots[i].word)
+        i = (i + 1) & c->mask;
+    c->slots[i] = s;
+}
+
+static void set_size(struct chunk *c, struct slot *slots, size_t n)
+{
+    c->slots = slots;
+    c->mask = (uint32_t)(n - 1);
+    c->shift = (uint32_t)(64 - __builtin_ctzl(n));
 }
 
 /* A freed entry is kept while its line may still be in a thread's buffer. */
@@ -201,44 +304,74 @@ static int keep(const struct slot *s)
            (!is_freed(s->word) || threadlog_pending(tag_of(s->word)));
 }
 
-/* Rebuilds the shard's table without the freed entries that are no longer
- * needed, twice as large when it would still be over half full.  Returns
- * 0 when out of memory. */
-static int rebuild(struct shard *sh)
+/* Rebuilds C's table without the freed entries that are no longer needed,
+ * twice as large when it would still be over half full.  Returns 0 when
+ * out of memory. */
+static __attribute__((noinline)) int table_rebuild(struct shard *sh,
+                                                    struct chunk *c)
 {
-    size_t old_n = sh->slots ? sh->mask + 1 : 0, kept = 0;
+    size_t old_n = (size_t)c->mask + 1, kept = 0;
     for (size_t i = 0; i < old_n; i++)
-        kept += keep(&sh->slots[i]);
-    size_t n = old_n == 0               ? INITIAL_SLOTS
-               : (kept + 1) * 2 > old_n ? old_n * 2
-                                        : old_n;
-    /* Populated: a slot read before it is written maps the zero page, and
-     * the write faults a second time (bench/RESULTS.md, 2026-11-25). */
-    struct slot *slots = pages_map_populated(n * sizeof *slots);
+        kept += keep(&c->slots[i]);
+    size_t n = old_n;
+    while ((kept + 1) * 2 > n || (n <= SPARSE_SLOTS && (kept + 1) * 4 > n))
+        n *= 2;
+    struct slot *slots = table_alloc(sh, n), *old = c->slots;
     if (slots == NULL)
         return 0;
+    set_size(c, slots, n);
+    sh->grown = n;
+    /* Counted again: another thread's buffer may have gone out since. */
+    kept = 0;
     for (size_t i = 0; i < old_n; i++)
-        if (keep(&sh->slots[i]))
-            place(slots, n - 1, sh->slots[i]);
-    if (sh->slots)
-        pages_unmap(sh->slots, old_n * sizeof *slots);
-    sh->slots = slots;
-    sh->mask = n - 1;
-    if (n > BIG_TABLE_SLOTS)
-        __atomic_store_n(&livetab_tables_big, 1, __ATOMIC_RELAXED);
-    sh->freed = kept - sh->count;
+        if (keep(&old[i])) {
+            place(c, old[i]);
+            kept++;
+        }
+    table_free(sh, old, old_n);
+    c->freed = (uint32_t)(kept - c->count);
     return 1;
 }
 
-static int has_room(const struct shard *sh)
+static int has_room(const struct chunk *c)
 {
-    return sh->slots && (sh->count + sh->freed + 1) * 4 <= (sh->mask + 1) * 3;
+    size_t used = (size_t)c->count + c->freed + 1, n = (size_t)c->mask + 1;
+    return n <= SPARSE_SLOTS ? used * 8 <= n * 3 : used * 4 <= n * 3;
+}
+
+/* Backward-shift deletion: moves later members of the probe run into the
+ * hole so that lookups never need markers for empty slots. */
+static void delete_at(struct chunk *c, size_t hole)
+{
+    size_t i = hole;
+    for (;;) {
+        i = (i + 1) & c->mask;
+        if (c->slots[i].word == 0)
+            break;
+        size_t home = home_of(c, addr_of(c->slots[i].word));
+        /* Move it when its home is not in (hole, i] cyclically. */
+        if (((i - home) & c->mask) >= ((i - hole) & c->mask)) {
+            c->slots[hole] = c->slots[i];
+            hole = i;
+        }
+    }
+    c->slots[hole].word = 0;
+}
+
+/* The slot holding PTR (live or freed), else the empty slot ending its
+ * probe run. */
+static size_t find(const struct chunk *c, uintptr_t ptr)
+{
+    size_t i = home_of(c, ptr);
+    while (c->slots[i].word && addr_of(c->slots[i].word) != ptr)
+        i = (i + 1) & c->mask;
+    return i;
 }
 
 /* A prefetch the compiler must keep.  A function that only prefetches
  * looks free of side effects to GCC's interprocedural analysis: with
- * link-time optimisation it deleted the calls below altogether (wl live
- * 15% slower).  A volatile asm is a side effect. */
+ * link-time optimisation it deleted such calls altogether (wl live 15%
+ * slower).  A volatile asm is a side effect. */
 static inline void prefetch_for_write(const void *p)
 {
 #if defined(__x86_64__)
@@ -249,73 +382,145 @@ static inline void prefetch_for_write(const void *p)
 #endif
 }
 
-/* The table holding PTR and PTR's home index in it, unlocked and possibly
- * stale: only for prefetches, which never fault.  NULL before the shard's
- * first table. */
-static struct slot *home_unlocked(uintptr_t ptr, size_t *home)
+/* Frees in the order of allocation (a list or an array of blocks torn
+ * down) walk a chunk's table at random, cold when the chunk was filled
+ * long ago: when a free follows the block freed before it in the heap,
+ * the slot of the block four further on starts loading, time enough for
+ * memory.  Only then: a prefetch for frees in no order costs more than it
+ * saves (5% on bench/wl pairs), and tables small enough for the cache
+ * need none.  Blocks are laid out as glibc does, each SIZE rounded up
+ * with its 8-byte header. */
+static void prefetch_ahead(struct shard *sh, const struct chunk *c,
+                           uintptr_t ptr, size_t size)
 {
-    uint64_t h = ptr_hash(ptr);
-    struct shard *sh = shard_of(ptr, h);
-    struct slot *slots = sh->slots;
-    *home = h & sh->mask;
-    return slots;
+    size_t step = (size + sizeof(size_t) + 15) & ~(size_t)15;
+    step = step < 32 ? 32 : step;
+    int in_order = ptr == sh->next_free;
+    sh->next_free = ptr + step;
+    uintptr_t ahead = ptr + 4 * step;
+    if (in_order && c->mask >= BIG_TABLE_SLOTS - 1 &&
+        ahead >> CHUNK_SHIFT == ptr >> CHUNK_SHIFT)
+        prefetch_for_write(&c->slots[home_of(c, ahead)]);
 }
 
-void livetab_prefetch(uintptr_t ptr)
-{
-    size_t i;
-    struct slot *slots = home_unlocked(ptr, &i);
-    if (slots)
-        prefetch_for_write(&slots[i]);
-}
+/* ---- a shard's directory of chunks ----------------------------------------- */
 
-/* All cache lines of the next stretch's slots: blocks allocated in order
- * land in each of them, and prefetching only the first line left three
- * misses of four. */
-void livetab_prefetch_next(uintptr_t ptr)
+/* Writes the checked-out chunk back to its directory entry. */
+static void checkin(struct shard *sh)
 {
-    enum { STRETCH_SLOTS = 1 << IN_STRETCH_BITS, LINE_SLOTS = 64 / 16 };
-    _Static_assert(sizeof(struct slot) == 16, "four slots a cache line");
-    _Static_assert(STRETCH_SLOTS == 4 * LINE_SLOTS, "four lines a stretch");
-    size_t i;
-    struct slot *slots = home_unlocked(ptr + (1u << STRETCH_SHIFT), &i);
-    if (slots == NULL)
-        return;
-    /* Spelled out: GCC kept a loop here, ten instructions an event more. */
-    struct slot *line = &slots[i & ~(size_t)(STRETCH_SLOTS - 1)];
-    prefetch_for_write(line);
-    prefetch_for_write(line + LINE_SLOTS);
-    prefetch_for_write(line + 2 * LINE_SLOTS);
-    prefetch_for_write(line + 3 * LINE_SLOTS);
-}
-
-/* Backward-shift deletion: moves later members of the probe run into the
- * hole so that lookups never need markers for empty slots. */
-static void delete_at(struct shard *sh, size_t hole)
-{
-    size_t i = hole;
-    for (;;) {
-        i = (i + 1) & sh->mask;
-        if (sh->slots[i].word == 0)
-            break;
-        size_t home = ptr_hash(addr_of(sh->slots[i].word)) & sh->mask;
-        /* Move it when its home is not in (hole, i] cyclically. */
-        if (((i - home) & sh->mask) >= ((i - hole) & sh->mask)) {
-            sh->slots[hole] = sh->slots[i];
-            hole = i;
-        }
+    if (sh->cur_home) {
+        *sh->cur_home = sh->cur;
+        sh->cur_home = NULL;
     }
-    sh->slots[hole].word = 0;
 }
 
-/* The slot holding PTR (live or freed), else the empty slot ending its
- * probe run.  Shard locked, table present. */
-static size_t find(const struct shard *sh, uint64_t hash, uintptr_t ptr)
+static struct chunk *checkout(struct shard *sh, struct chunk *home)
 {
-    size_t i = hash & sh->mask;
-    while (sh->slots[i].word && addr_of(sh->slots[i].word) != ptr)
-        i = (i + 1) & sh->mask;
-    return i;
+    checkin(sh);
+    sh->cur = *home;
+    sh->cur_home = home;
+    return &sh->cur;
+}
+
+/* Whether C can go: no live block, and no freed entry whose line is out. */
+static int chunk_dead(const struct chunk *c)
+{
+    if (c->count)
+        return 0;
+    for (size_t i = 0; c->freed && i <= c->mask; i++)
+        if (keep(&c->slots[i]))
+            return 0;
+    return 1;
+}
+
+/* Rebuilds the directory without the dead chunks (their tables are
+ * recycled), twice as large when it would still be over half full: the
+ * chunks of a heap that moves on (mmapped blocks, trimmed arenas) do not
+ * pile up.  Returns 0 when out of memory. */
+static int dir_rebuild(struct shard *sh)
+{
+    checkin(sh);
+    size_t old_n = sh->dir ? sh->dir_mask + 1 : 0, kept = 0;
+    for (size_t i = 0; i < old_n; i++)
+        kept += sh->dir[i].slots && !chunk_dead(&sh->dir[i]);
+    size_t n = old_n == 0               ? DIR_INITIAL
+               : (kept + 1) * 2 > old_n ? old_n * 2
+                                        : old_n;
+    struct chunk *dir = pages_map_populated(n * sizeof *dir);
+    if (dir == NULL)
+        return 0;
+    kept = 0; /* counted again, as in table_rebuild */
+    for (size_t i = 0; i < old_n; i++) {
+        struct chunk *c = &sh->dir[i];
+        if (c->slots == NULL)
+            continue;
+        if (chunk_dead(c)) {
+            table_free(sh, c->slots, (size_t)c->mask + 1);
+            continue;
+        }
+        size_t j = key_hash(c->key) & (n - 1);
+        while (dir[j].slots)
+            j = (j + 1) & (n - 1);
+        dir[j] = *c;
+        kept++;
+    }
+    if (sh->dir)
+        pages_unmap(sh->dir, old_n * sizeof *dir);
+    sh->dir = dir;
+    sh->dir_mask = n - 1;
+    sh->dir_used = kept;
+    return 1;
+}
+
+/* Looks KEY's chunk up in the directory and checks it out; NULL when it
+ * has none.  Apart: events rarely need it. */
+static __attribute__((noinline)) struct chunk *
+chunk_switch(struct shard *sh, uintptr_t key)
+{
+    checkin(sh);
+    if (sh->dir == NULL)
+        return NULL;
+    size_t i = key_hash(key) & sh->dir_mask;
+    for (; sh->dir[i].slots; i = (i + 1) & sh->dir_mask)
+        if (sh->dir[i].key == key)
+            return checkout(sh, &sh->dir[i]);
+    return NULL;
+}
+
+/* KEY's chunk, else NULL.  Shard locked. */
+static inline struct chunk *chunk_find(struct shard *sh, uintptr_t key)
+{
+    if (sh->cur_home && sh->cur.key == key)
+        return &sh->cur;
+    return chunk_switch(sh, key);
+}
+
+/* Makes KEY's chunk and checks it out; NULL when out of memory. */
+static __attribute__((noinline)) struct chunk *chunk_new(struct shard *sh,
+                                                         uintptr_t key)
+{
+    if ((sh->dir == NULL || (sh->dir_used + 1) * 4 > (sh->dir_mask + 1) * 3) &&
+        !dir_rebuild(sh))
+        return NULL;
+    sh->grown /= 2;
+    size_t n = sh->grown > TABLE_INITIAL ? sh->grown : TABLE_INITIAL;
+    struct slot *slots = table_alloc(sh, n);
+    if (slots == NULL)
+        return NULL;
+    size_t i = key_hash(key) & sh->dir_mask;
+    while (sh->dir[i].slots)
+        i = (i + 1) & sh->dir_mask;
+    sh->dir[i] = (struct chunk){ .key = key };
+    set_size(&sh->dir[i], slots, n);
+    sh->dir_used++;
+    return checkout(sh, &sh->dir[i]);
+}
+
+/* KEY's chunk, made when there is none; NULL when out of memory. */
+static inline struct chunk *chunk_get(struct shard *sh, uintptr_t key)
+{
+    struct chunk *c = chunk_find(sh, key);
+    return c ? c : chunk_new(sh, key);
 }
 
 uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
@@ -327,28 +532,30 @@ uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
         side_put((struct side_block){ ptr, size, stack, tag });
         return 0;
     }
-    uint64_t h = ptr_hash(ptr);
-    struct shard *sh = shard_of(ptr, h);
+    struct shard *sh = shard_of(ptr);
     int big = size >= BIG_SIZE, replaced_big = 0;
     uint32_t freed_tag = 0;
     int taken = spin_lock_hot(&sh->lock);
-    if (!has_room(sh) && !rebuild(sh)) {
+    struct chunk *c = chunk_get(sh, ptr >> CHUNK_SHIFT);
+    if (c == NULL || (!has_room(c) && !table_rebuild(sh, c))) {
         spin_unlock_hot(&sh->lock, taken);
         return 0;
     }
-    size_t i = find(sh, h, ptr);
-    uint64_t w = sh->slots[i].word;
+    size_t i = find(c, ptr);
+    uint64_t w = c->slots[i].word;
     if (w == 0) {
+        c->count++;
         sh->count++;
     } else if (is_freed(w)) {
         freed_tag = tag_of(w);
-        sh->freed--;
+        c->freed--;
+        c->count++;
         sh->count++;
     } else {
-        replaced_big = sh->slots[i].size == BIG_SIZE;
+        replaced_big = c->slots[i].size == BIG_SIZE;
     }
-    sh->slots[i] = (struct slot){ make_word(ptr, tag, 0),
-                                  big ? BIG_SIZE : (uint32_t)size, stack };
+    c->slots[i] = (struct slot){ make_word(ptr, tag, 0),
+                                 big ? BIG_SIZE : (uint32_t)size, stack };
     spin_unlock_hot(&sh->lock, taken);
     /* The side list holds exactly the big blocks that are in the table. */
     if (replaced_big)
@@ -382,27 +589,29 @@ int livetab_remove_at(uintptr_t ptr, size_t *size, uint32_t *stack,
     spot->shard = NULL;
     if (is_far(ptr))
         return remove_far(ptr, size, stack, alloc_tag);
-    uint64_t h = ptr_hash(ptr);
-    struct shard *sh = shard_of(ptr, h);
+    struct shard *sh = shard_of(ptr);
     int found = 0;
     uint32_t small = 0;
     int taken = spin_lock_hot(&sh->lock);
-    if (sh->slots) {
-        size_t i = find(sh, h, ptr);
-        struct slot *s = &sh->slots[i];
+    struct chunk *c = chunk_find(sh, ptr >> CHUNK_SHIFT);
+    if (c) {
+        size_t i = find(c, ptr);
+        struct slot *s = &c->slots[i];
         if (s->word && !is_freed(s->word)) {
             found = 1;
             small = s->size;
             *stack = s->stack;
             *alloc_tag = tag_of(s->word);
+            c->count--;
             sh->count--;
             if (free_tag) {
                 *s = (struct slot){ make_word(ptr, free_tag, 1), 0, 0 };
-                sh->freed++;
-                *spot = (struct livetab_spot){ sh, sh->slots, i, s->word };
+                c->freed++;
+                *spot = (struct livetab_spot){ sh, c->slots, i, s->word };
             } else {
-                delete_at(sh, i);
+                delete_at(c, i);
             }
+            prefetch_ahead(sh, c, ptr, small);
         }
     }
     spin_unlock_hot(&sh->lock, taken);
@@ -428,13 +637,16 @@ uint32_t livetab_reinsert(const struct livetab_spot *spot, uintptr_t ptr,
     int taken = spin_lock_hot(&sh->lock);
     /* Untouched since: the same table (no rebuild), the same entry (no
      * other thread's insert, no shift of a deletion). */
-    struct slot *s = &sh->slots[spot->index];
-    if (sh->slots != spot->table || s->word != spot->word) {
+    struct chunk *c = chunk_find(sh, ptr >> CHUNK_SHIFT);
+    if (c == NULL || c->slots != spot->table ||
+        c->slots[spot->index].word != spot->word) {
         spin_unlock_hot(&sh->lock, taken);
         return livetab_insert_tagged(ptr, size, stack, tag);
     }
-    *s = (struct slot){ make_word(ptr, tag, 0), (uint32_t)size, stack };
-    sh->freed--;
+    c->slots[spot->index] =
+        (struct slot){ make_word(ptr, tag, 0), (uint32_t)size, stack };
+    c->freed--;
+    c->count++;
     sh->count++;
     spin_unlock_hot(&sh->lock, taken);
     return tag_of(spot->word);
@@ -454,34 +666,62 @@ size_t livetab_count(void)
     return n;
 }
 
-void livetab_each(void (*fn)(uintptr_t, size_t, uint32_t, void *), void *arg)
+size_t livetab_chunks(void)
+{
+    size_t n = 0;
+    for (int i = 0; i < SHARDS; i++)
+        n += shards[i].dir_used;
+    return n;
+}
+
+/* Calls FN on every live slot of every chunk. */
+static void each_slot(void (*fn)(struct slot *s, void *arg), void *arg)
 {
     for (int s = 0; s < SHARDS; s++) {
         struct shard *sh = &shards[s];
-        if (sh->slots == NULL)
-            continue;
-        for (size_t i = 0; i <= sh->mask; i++) {
-            struct slot *e = &sh->slots[i];
-            if (e->word == 0 || is_freed(e->word))
+        checkin(sh);
+        for (size_t d = 0; sh->dir && d <= sh->dir_mask; d++) {
+            struct chunk *c = &sh->dir[d];
+            if (c->slots == NULL || c->count == 0)
                 continue;
-            uintptr_t ptr = addr_of(e->word);
-            fn(ptr, e->size == BIG_SIZE ? side_peek_size(ptr) : e->size,
-               e->stack, arg);
+            for (size_t i = 0; i <= c->mask; i++)
+                if (c->slots[i].word && !is_freed(c->slots[i].word))
+                    fn(&c->slots[i], arg);
         }
     }
+}
+
+struct each_arg {
+    void (*fn)(uintptr_t, size_t, uint32_t, void *);
+    void *arg;
+};
+
+static void visit(struct slot *s, void *arg)
+{
+    struct each_arg *a = arg;
+    uintptr_t ptr = addr_of(s->word);
+    a->fn(ptr, s->size == BIG_SIZE ? side_peek_size(ptr) : s->size, s->stack,
+          a->arg);
+}
+
+void livetab_each(void (*fn)(uintptr_t, size_t, uint32_t, void *), void *arg)
+{
+    struct each_arg a = { fn, arg };
+    each_slot(visit, &a);
     for (size_t i = 0; i < side_count; i++)
         if (is_far(side[i].ptr))
             fn(side[i].ptr, side[i].size, side[i].stack, arg);
 }
 
+static void disown(struct slot *s, void *arg)
+{
+    (void)arg;
+    s->stack = LIVE_STACK_INHERITED;
+}
+
 void livetab_disown_all(void)
 {
-    for (int s = 0; s < SHARDS; s++) {
-        struct shard *sh = &shards[s];
-        for (size_t i = 0; sh->slots && i <= sh->mask; i++)
-            if (sh->slots[i].word && !is_freed(sh->slots[i].word))
-                sh->slots[i].stack = LIVE_STACK_INHERITED;
-    }
+    each_slot(disown, NULL);
     for (size_t i = 0; i < side_count; i++)
         side[i].stack = LIVE_STACK_INHERITED;
 }

@@ -2,8 +2,9 @@
 /* livetab.h - the blocks allocated while tracing and not yet freed: the
  * address, size and allocation stack of each.  It decides which frees are
  * logged, gives a fork child the blocks it inherits and feeds reports.
- * 16 bytes a block in a table kept at most 3/4 full; sharded by address
- * so threads rarely meet on a lock.
+ * 16 bytes a block, in one table per 64 KiB of heap kept at most 3/4
+ * full (neighbouring blocks stay in the cache together); sharded by
+ * address so threads rarely meet on a lock.
  *
  * It also keeps what threadlog.h needs to order the log across threads:
  * each block remembers the tag of its allocation line, and a freed block
@@ -63,24 +64,12 @@ void livetab_insert(uintptr_t ptr, size_t size, uint32_t stack);
 /* Removes PTR; returns 1 and its size and stack when it was there. */
 int livetab_remove(uintptr_t ptr, size_t *size, uint32_t *stack);
 
-/* Whether some shard's table has outgrown the caches: until then the
- * prefetches below would only cost (3% of the instructions of an event on
- * bench/wl pairs, whose tables stay small). */
-extern int livetab_tables_big;
-static inline int livetab_worth_prefetching(void)
-{
-    return __atomic_load_n(&livetab_tables_big, __ATOMIC_RELAXED);
-}
-
-/* Starts loading PTR's slot into the cache, so that a later insert does
- * not wait for memory (the table is far larger than the cache). */
-void livetab_prefetch(uintptr_t ptr);
-/* The same for the neighbourhood after PTR's: programs often allocate and
- * free neighbours in address order, and each neighbourhood's slots would
- * otherwise miss the cache. */
-void livetab_prefetch_next(uintptr_t ptr);
 /* Live blocks (freed entries are not counted). */
 size_t livetab_count(void);
+/* Chunks (64 KiB of heap each) that have a table, live or not: bounded by
+ * the heap in use, not by the addresses ever used.  Only where no other
+ * thread can change the table (as livetab_each). */
+size_t livetab_chunks(void);
 /* Visits every live block.  Only where no other thread can change the
  * table: in a fork child, or with livetab_lock_all() held. */
 void livetab_each(void (*fn)(uintptr_t ptr, size_t size, uint32_t stack,

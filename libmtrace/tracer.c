@@ -156,10 +156,6 @@ static void uncount_free(uint32_t id, size_t size)
 
 static void on_alloc(void *ptr, size_t size, const void *caller)
 {
-    if (livetab_worth_prefetching()) {
-        livetab_prefetch((uintptr_t)ptr); /* overlaps with the unwinding */
-        livetab_prefetch_next((uintptr_t)ptr);
-    }
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
@@ -201,8 +197,6 @@ static void log_release(char op, void *ptr, uint32_t id, size_t size,
 
 void tracer_on_free(void *ptr, const void *caller)
 {
-    if (livetab_worth_prefetching())
-        livetab_prefetch_next((uintptr_t)ptr);
     size_t size;
     uint32_t id, alloc_tag, tag = tracelog_line_tag();
     int found = livetab_remove_tagged((uintptr_t)ptr, &size, &id, &alloc_tag,

@@ -131,23 +131,6 @@ START_TEST(insert_remove_count)
 }
 END_TEST
 
-/* A prefetch is only a hint: it changes nothing, anywhere. */
-START_TEST(prefetch_changes_nothing)
-{
-    size_t size;
-    uint32_t stack;
-    livetab_prefetch(0x1000); /* empty table */
-    livetab_insert(0x1000, 5, 9);
-    livetab_prefetch(0x1000);
-    livetab_prefetch(0x2000);
-    livetab_prefetch(UINTPTR_MAX);
-    ck_assert_uint_eq(livetab_count(), 1);
-    ck_assert_int_eq(livetab_remove(0x1000, &size, &stack), 1);
-    ck_assert_uint_eq(size, 5);
-    ck_assert_int_eq(livetab_remove(0x2000, &size, &stack), 0);
-}
-END_TEST
-
 START_TEST(remove_absent)
 {
     size_t size;
@@ -409,13 +392,65 @@ START_TEST(spot_after_rebuild)
 }
 END_TEST
 
+/* A heap that moves on (each block in a chunk of its own, as mmapped
+ * blocks are): the chunks left empty are dropped, so the tables follow
+ * the heap in use, not every address ever used.  Untagged removals (no
+ * line to wait for) and tagged ones (whose lines are out: no thread has
+ * a buffer here) alike. */
+START_TEST(dead_chunks_dropped)
+{
+    enum { MOVES = 50000, CHUNK = 1 << 16 };
+    size_t size;
+    uint32_t stack, alloc_tag;
+    livetab_insert(0x10000000, 1, 1); /* one that stays */
+    for (uintptr_t k = 1; k <= MOVES; k++) {
+        uintptr_t p = 0x20000000 + k * CHUNK + 16;
+        livetab_insert_tagged(p, 200000, 2, (uint32_t)(k & 0x7f) + 1);
+        UT_CHECK(livetab_remove_tagged(p, &size, &stack, &alloc_tag,
+                                       k % 2 ? (uint32_t)(k & 0x7f) + 2 : 0) ==
+                         LIVE_FOUND &&
+                     size == 200000,
+                 "block %lu", (unsigned long)k);
+    }
+    /* Each of the 128 shards' directories may hold a few dead chunks
+     * until it fills up (16 entries at first): never all 50,000. */
+    UT_CHECK(livetab_chunks() < 2048, "%zu chunks kept for 1 live block",
+             livetab_chunks());
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(0x10000000, &size, &stack), 1);
+}
+END_TEST
+
+/* A chunk denser than 16-byte blocks (keys 8 bytes apart): its table
+ * outgrows the shard's recycled sizes and gets a mapping of its own. */
+START_TEST(dense_chunk)
+{
+    enum { N = 8192 };
+    const uintptr_t base = 0x30000000;
+    size_t size;
+    uint32_t stack;
+    for (uintptr_t i = 0; i < N; i++)
+        livetab_insert(base + 8 * i, i + 1, (uint32_t)i);
+    ck_assert_uint_eq(livetab_count(), N);
+    ck_assert_uint_eq(livetab_chunks(), 1);
+    for (uintptr_t i = 0; i < N; i += 2)
+        UT_CHECK(livetab_remove(base + 8 * i, &size, &stack) &&
+                     size == i + 1 && stack == i,
+                 "key %lu", (unsigned long)i);
+    for (uintptr_t i = 1; i < N; i += 2)
+        UT_CHECK(livetab_remove(base + 8 * i, &size, &stack) &&
+                     size == i + 1,
+                 "key %lu", (unsigned long)i);
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+END_TEST
+
 Suite *livetab_suite(void)
 {
     Suite *s = suite_create("livetab");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, insert_remove_count);
-    tcase_add_test(tc, prefetch_changes_nothing);
     tcase_add_test(tc, remove_absent);
     tcase_add_test(tc, reinsert_replaces);
     tcase_add_test(tc, big_sizes_exact);
@@ -426,6 +461,8 @@ Suite *livetab_suite(void)
     tcase_add_test(tc, spot_reinsert_in_place);
     tcase_add_test(tc, spot_taken_by_another_insert);
     tcase_add_test(tc, spot_after_rebuild);
+    tcase_add_test(tc, dead_chunks_dropped);
+    tcase_add_test(tc, dense_chunk);
     suite_add_tcase(s, tc);
     return s;
 }
