@@ -94,10 +94,11 @@ struct shard {
     struct slot *spare[CLASSES + 1];
     char *slab, *slab_end;
     size_t slab_next;
-    /* The size its last table grew to: a new chunk's table starts at half
-     * of it, so that a program filling chunk after chunk of small blocks
-     * does not rehash each one eight times over.  Halved at each new
-     * chunk: chunks of big blocks soon start small again. */
+    /* The size its last table grew to, or was left a quarter full at: a
+     * new chunk's table starts at it, so that a program filling chunk
+     * after chunk of small blocks does not rehash each one eight times
+     * over.  Halved at each new chunk: chunks of big blocks soon start
+     * small again. */
     size_t grown;
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct shard, next_free) + sizeof(uintptr_t) <= 64,
@@ -405,10 +406,15 @@ static void prefetch_ahead(struct shard *sh, const struct chunk *c,
 
 /* ---- a shard's directory of chunks ----------------------------------------- */
 
-/* Writes the checked-out chunk back to its directory entry. */
+/* Writes the checked-out chunk back to its directory entry.  A table
+ * left at least a quarter full was worth its size: the shard's next new
+ * chunk starts at it. */
 static void checkin(struct shard *sh)
 {
     if (sh->cur_home) {
+        size_t n = (size_t)sh->cur.mask + 1;
+        if (sh->cur.count >= n / 4 && n > sh->grown)
+            sh->grown = n;
         *sh->cur_home = sh->cur;
         sh->cur_home = NULL;
     }
@@ -499,11 +505,12 @@ static inline struct chunk *chunk_find(struct shard *sh, uintptr_t key)
 static __attribute__((noinline)) struct chunk *chunk_new(struct shard *sh,
                                                          uintptr_t key)
 {
+    checkin(sh);
     if ((sh->dir == NULL || (sh->dir_used + 1) * 4 > (sh->dir_mask + 1) * 3) &&
         !dir_rebuild(sh))
         return NULL;
-    sh->grown /= 2;
     size_t n = sh->grown > TABLE_INITIAL ? sh->grown : TABLE_INITIAL;
+    sh->grown /= 2;
     struct slot *slots = table_alloc(sh, n);
     if (slots == NULL)
         return NULL;
