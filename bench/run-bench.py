@@ -6,7 +6,7 @@
 #
 # Copyright (C) 2026 the libmtrace authors.
 #
-# Usage: run-bench.py [--runs N] [--scale F] [--vg-fraction F]
+# Usage: run-bench.py [--runs N] [--slow-runs N] [--scale F] [--vg-fraction F]
 #                     [--only W1,W2] [--configs C1,C2] [--tmp DIR]
 #                     [--profile] [--no-checker]
 # Tools or libraries that are missing (or fail a smoke test) print "n/a".
@@ -73,11 +73,14 @@ class Config:
     env: variables to set ({tmp} is replaced by the run's scratch dir);
     prefix: command prepended (valgrind; {tmp} replaced too); log: file the tracer writes;
     needs: files that must exist for the config to be available;
-    reduced: run at --vg-fraction of the size and extrapolate."""
+    reduced: run at --vg-fraction of the size and extrapolate;
+    slow: seconds a run and no target of its own: only --slow-runs rounds."""
 
     def __init__(self, name, env=None, prefix=(), log=None, needs=(),
-                 reduced=False, default=True, fp=False, tree=False):
+                 reduced=False, default=True, fp=False, tree=False,
+                 slow=False):
         self.name, self.env, self.prefix = name, env or {}, list(prefix)
+        self.slow = slow
         self.tree = tree              # peak RSS is of a tree of processes
         self.fp = fp                  # run the frame-pointer builds (*-fp)
         self.log, self.needs, self.reduced = log, needs, reduced
@@ -148,7 +151,7 @@ CONFIGS = [
     # running beside the program, script start-up included), for reference.
     Config("heaptrack-full", prefix=["heaptrack", "-o", "{tmp}/ht.raw"],
            needs=[HEAPTRACK, shutil.which("heaptrack") or "/nonexistent"],
-           tree=True),
+           tree=True, slow=True),
     # exitcode=0: the workloads leak on purpose and LSan would exit 23.
     Config("lsan", {"LD_PRELOAD": LSAN,
                     "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
@@ -159,7 +162,8 @@ CONFIGS = [
                          "detect_leaks=1:exitcode=0:fast_unwind_on_malloc=0"},
            needs=[LSAN], default=False),
     Config("valgrind", prefix=VALGRIND,
-           needs=[shutil.which("valgrind") or "/nonexistent"], reduced=True),
+           needs=[shutil.which("valgrind") or "/nonexistent"], reduced=True,
+           slow=True),
 ]
 
 
@@ -293,6 +297,8 @@ class Bench:
             for w in workloads:
                 for cfg in configs:
                     if not cfg.available():
+                        continue
+                    if cfg.slow and rnd >= self.args.slow_runs:
                         continue
                     self.timed(w, cfg, rnd == 0)
                     if cfg.reduced:
@@ -929,7 +935,10 @@ def run_text(argv):
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--runs", type=int, default=5, help="timed runs per config")
+    p.add_argument("--runs", type=int, default=9, help="timed runs per config")
+    p.add_argument("--slow-runs", type=int, default=3,
+                   help="timed runs of the slow configs without targets "
+                        "(valgrind, heaptrack-full)")
     p.add_argument("--scale", type=float, default=1.0, help="workload size factor")
     p.add_argument("--vg-fraction", type=float, default=0.1,
                    help="valgrind runs at this fraction of the size")
@@ -966,8 +975,10 @@ def loadavg():
 
 def describe(args, workloads, configs):
     print("# libmtrace bench  %s" % time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
-    print("runs=%d scale=%g valgrind at %g of size (extrapolated: t0 + (t-t0)/f)"
-          % (args.runs, args.scale, args.vg_fraction))
+    print("runs=%d (valgrind, heaptrack-full: %d) scale=%g valgrind at %g of "
+          "size (extrapolated: t0 + (t-t0)/f)"
+          % (args.runs, min(args.runs, args.slow_runs), args.scale,
+             args.vg_fraction))
     print("cpus=%d  %s\n" % (os.cpu_count(), loadavg()))
     for w in workloads:
         cmd = " ".join(w.command(int(w.size * args.scale)))
