@@ -74,6 +74,11 @@ struct chunk {
     uint32_t freed; /* freed entries */
 };
 
+/* A recycled table: its first bytes link it to the next of its size. */
+struct spare_table {
+    struct spare_table *next;
+};
+
 /* Aligned to cache lines, so two threads on two shards do not share one. */
 struct shard {
     spinlock_t lock;
@@ -91,7 +96,7 @@ struct shard {
     size_t dir_mask;
     size_t dir_used;
     /* Its tables' memory: recycled tables by size, and a slab to carve. */
-    struct slot *spare[CLASSES + 1];
+    struct spare_table *spare[CLASSES + 1];
     char *slab, *slab_end;
     size_t slab_next;
     /* The size its last table grew to, or was left a quarter full at: a
@@ -245,11 +250,11 @@ static struct slot *table_alloc(struct shard *sh, size_t n)
     unsigned c = class_of(n);
     if (c > CLASSES)
         return pages_map_populated(bytes);
-    struct slot *t = sh->spare[c];
-    if (t) {
-        memcpy(&sh->spare[c], t, sizeof t);
-        memset(t, 0, bytes);
-        return t;
+    struct spare_table *spare = sh->spare[c];
+    if (spare) {
+        sh->spare[c] = spare->next;
+        memset(spare, 0, bytes);
+        return (struct slot *)spare;
     }
     if ((size_t)(sh->slab_end - sh->slab) < bytes) {
         /* Populated: a slot read before it is written would map the zero
@@ -265,7 +270,7 @@ static struct slot *table_alloc(struct shard *sh, size_t n)
         sh->slab_end = s + size;
         sh->slab_next = size < SLAB_MAX ? size * 2 : SLAB_MAX;
     }
-    t = (struct slot *)sh->slab;
+    struct slot *t = (struct slot *)sh->slab;
     sh->slab += bytes;
     return t;
 }
@@ -277,8 +282,9 @@ static void table_free(struct shard *sh, struct slot *t, size_t n)
         pages_unmap(t, n * sizeof *t);
         return;
     }
-    memcpy(t, &sh->spare[c], sizeof t);
-    sh->spare[c] = t;
+    struct spare_table *spare = (struct spare_table *)t;
+    spare->next = sh->spare[c];
+    sh->spare[c] = spare;
 }
 
 /* ---- a chunk's table -------------------------------------------------------- */
