@@ -42,7 +42,8 @@
  * probes a lookup on bench/wl pairs at 3/4, 0.18 at 3/8). */
 #define SPARSE_SLOTS 1024u
 /* Tables this big (16 KiB) are not all in the cache when a program comes
- * back to their chunk: from this size on, events prefetch. */
+ * back to their chunk: from this size on, frees in address order
+ * prefetch (prefetch_ahead). */
 #define BIG_TABLE_SLOTS 1024u
 /* Tables of up to 2^CLASSES slots come from the shard's own slabs and are
  * recycled there; larger ones (only keys closer than 16 bytes need them)
