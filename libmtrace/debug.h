@@ -7,11 +7,14 @@
  * locks in increasing rank only (so no two threads can wait for each
  * other).  The order, outermost first:
  *   control (control.c) < report (report.c) < a thread's log buffer
- *   (threadlog.c) < the shared log (tracelog.c) < the compressed log's
- *   queue (zstdlog.c) < the stack table's map
+ *   (threadlog.c) < the shared log (tracelog.c) < the stack table's map
  *   < the frame table's map < the module map < the live table's shards
  *   < its side list < the arena < the thread records' free list
- *   < the registry of libmtrace's own mappings (ownmaps.c).
+ *   < the registry of libmtrace's own mappings (ownmaps.c) < the
+ *   compressed log's queue (zstdlog.c).
+ * The queue's lock is innermost: no other lock is ever taken under it,
+ * and the reachability scan fills the log (and so may hand the queue a
+ * buffer) while it holds the live table and the registry.
  * The loader's own lock (dl_iterate_phdr, dladdr, dlopen) ranks above the
  * log and below the module map: loader calls are made with no lock of
  * rank log or below held (tracer.c, frametab.c), and the module map's
@@ -25,7 +28,6 @@ enum lock_rank {
     LOCK_RANK_REPORT,
     LOCK_RANK_BUFFER,
     LOCK_RANK_LOG,
-    LOCK_RANK_ZSTD,
     LOCK_RANK_STACKS,
     LOCK_RANK_FRAMES,
     LOCK_RANK_MODMAP,
@@ -34,6 +36,7 @@ enum lock_rank {
     LOCK_RANK_ARENA,
     LOCK_RANK_THREADS,
     LOCK_RANK_OWNMAPS,
+    LOCK_RANK_ZSTD,
 };
 
 #ifdef MT_DEBUG

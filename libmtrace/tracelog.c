@@ -675,14 +675,22 @@ void tracelog_fork_prepare(void)
         writer_flush(&log_state.w);
         stop_on_write_failure();
     }
-    zstdlog_fork_prepare();
     log_state.forked_from = getpid();
+}
+
+void tracelog_fork_lock_queue(void)
+{
+    zstdlog_fork_prepare();
+}
+
+void tracelog_fork_unlock_queue(void)
+{
+    zstdlog_fork_parent();
 }
 
 void tracelog_fork_parent(void)
 {
     log_state.forked_from = 0;
-    zstdlog_fork_parent();
     unlock_log();
 }
 

@@ -83,5 +83,10 @@ void tracelog_scan_unlock(void);
 void tracelog_fork_prepare(void);
 void tracelog_fork_parent(void);
 void tracelog_fork_child(void);
+/* The compressed log's queue lock, innermost of all (debug.h): prepare
+ * takes it after every table lock, the parent lets go of it first.  The
+ * child resets it in tracelog_fork_child. */
+void tracelog_fork_lock_queue(void);
+void tracelog_fork_unlock_queue(void);
 
 #endif

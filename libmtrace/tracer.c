@@ -341,6 +341,7 @@ void tracer_fork_prepare(void)
     frametab_lock_for_fork();
     livetab_lock_all();
     arena_lock_for_fork();
+    tracelog_fork_lock_queue(); /* innermost: debug.h */
 }
 
 /* The table locks prepare took, in reverse order. */
@@ -354,6 +355,7 @@ static void release_table_locks(void)
 
 void tracer_fork_parent(void)
 {
+    tracelog_fork_unlock_queue();
     release_table_locks();
     tracelog_fork_parent();
     gate_open_after_fork();
