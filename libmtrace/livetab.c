@@ -24,6 +24,7 @@
 #include "threadlog.h"
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* Shards come in groups, one group per 64 MiB region of addresses: each
  * of glibc's per-thread arenas is such a region, so threads that free what
@@ -37,10 +38,13 @@
 #define CHUNK_SHIFT 16
 #define DIR_INITIAL 16
 #define TABLE_INITIAL 8
-/* Tables up to this size are kept at most 3/8 full, not 3/4: a program
- * whose blocks are few spends little memory on shorter probe runs (0.65
- * probes a lookup on bench/wl pairs at 3/4, 0.18 at 3/8). */
+/* Tables up to this size are kept at most 3/8 full, not 3/4, while their
+ * shard's tables hold few slots in all: a program whose blocks are few
+ * spends little memory on shorter probe runs (0.65 probes a lookup on
+ * bench/wl pairs at 3/4, 0.18 at 3/8), and one with many medium blocks
+ * (64 of 1 KB a chunk) does not pay twice the slots for them. */
 #define SPARSE_SLOTS 1024u
+#define SPARSE_SHARD_SLOTS (4u << 10)
 /* Tables this big (16 KiB) are not all in the cache when a program comes
  * back to their chunk: from this size on, frees in address order
  * prefetch (prefetch_ahead). */
@@ -69,8 +73,8 @@ struct slot {
 struct chunk {
     uintptr_t key; /* address >> CHUNK_SHIFT */
     struct slot *slots;
-    uint32_t mask;
     uint32_t shift; /* 64 - log2(slots): the hash's top bits index */
+    uint32_t limit; /* entries (live and freed) it may hold: has_room */
     uint32_t count; /* live entries */
     uint32_t freed; /* freed entries */
 };
@@ -100,12 +104,12 @@ struct shard {
     struct spare_table *spare[CLASSES + 1];
     char *slab, *slab_end;
     size_t slab_next;
-    /* The size its last table grew to, or was left a quarter full at: a
-     * new chunk's table starts at it, so that a program filling chunk
-     * after chunk of small blocks does not rehash each one eight times
-     * over.  Halved at each new chunk: chunks of big blocks soon start
-     * small again. */
-    size_t grown;
+    size_t slots; /* in its chunks' tables */
+    /* The size that would hold the live blocks of the chunk it last had
+     * out: a new chunk's table starts at it, so that a program filling
+     * chunk after chunk of small blocks does not rehash each one eight
+     * times over, and one that moves on to big blocks starts small. */
+    size_t hint;
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct shard, next_free) + sizeof(uintptr_t) <= 64,
                "an event's fields in one cache line");
@@ -244,8 +248,34 @@ static unsigned class_of(size_t slots)
     return (unsigned)__builtin_ctzl(slots);
 }
 
+static struct slot *table_take(struct shard *sh, size_t n);
+
+/* Faults in the pages of a table carved from a slab: a slot read before it
+ * is written would map the zero page, and the write fault a second time
+ * (bench/RESULTS.md, 2026-11-25).  A kernel without MADV_POPULATE_WRITE
+ * (before 5.14) leaves them to fault. */
+static void populate(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+    uintptr_t page = 4096, lo = (uintptr_t)p & ~(page - 1);
+    uintptr_t hi = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
+    madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 /* A zeroed table of N slots (a power of two); NULL when out of memory. */
 static struct slot *table_alloc(struct shard *sh, size_t n)
+{
+    struct slot *t = table_take(sh, n);
+    if (t)
+        sh->slots += n;
+    return t;
+}
+
+static struct slot *table_take(struct shard *sh, size_t n)
 {
     size_t bytes = n * sizeof(struct slot);
     unsigned c = class_of(n);
@@ -258,13 +288,12 @@ static struct slot *table_alloc(struct shard *sh, size_t n)
         return (struct slot *)spare;
     }
     if ((size_t)(sh->slab_end - sh->slab) < bytes) {
-        /* Populated: a slot read before it is written would map the zero
-         * page, and the write fault a second time.  Slabs grow with the
-         * shard, so a small program keeps small ones. */
+        /* Slabs grow with the shard, so a small program keeps small ones;
+         * their pages are faulted in as tables are carved, not before. */
         size_t size = sh->slab_next ? sh->slab_next : SLAB_MIN;
         while (size < bytes)
             size *= 2;
-        char *s = pages_map_populated(size);
+        char *s = pages_map(size);
         if (s == NULL)
             return NULL;
         sh->slab = s;
@@ -273,11 +302,13 @@ static struct slot *table_alloc(struct shard *sh, size_t n)
     }
     struct slot *t = (struct slot *)sh->slab;
     sh->slab += bytes;
+    populate(t, bytes);
     return t;
 }
 
 static void table_free(struct shard *sh, struct slot *t, size_t n)
 {
+    sh->slots -= n;
     unsigned c = class_of(n);
     if (c > CLASSES) {
         pages_unmap(t, n * sizeof *t);
@@ -290,19 +321,34 @@ static void table_free(struct shard *sh, struct slot *t, size_t n)
 
 /* ---- a chunk's table -------------------------------------------------------- */
 
+/* Slots of C's table less one (a power of two less one). */
+static size_t mask_of(const struct chunk *c)
+{
+    return ~(size_t)0 >> c->shift;
+}
+
 static void place(struct chunk *c, struct slot s)
 {
-    size_t i = home_of(c, addr_of(s.word));
+    size_t i = home_of(c, addr_of(s.word)), mask = mask_of(c);
     while (c->slots[i].word)
-        i = (i + 1) & c->mask;
+        i = (i + 1) & mask;
     c->slots[i] = s;
 }
 
-static void set_size(struct chunk *c, struct slot *slots, size_t n)
+/* Whether a table of N slots is kept at most 3/8 full (SPARSE_SLOTS). */
+static int sparse(const struct shard *sh, size_t n)
+{
+    return n <= SPARSE_SLOTS && sh->slots <= SPARSE_SHARD_SLOTS;
+}
+
+/* C's table becomes SLOTS, of N slots; how full it may get is decided
+ * now, so that an insert compares two numbers of the chunk's own. */
+static void set_size(const struct shard *sh, struct chunk *c,
+                     struct slot *slots, size_t n)
 {
     c->slots = slots;
-    c->mask = (uint32_t)(n - 1);
     c->shift = (uint32_t)(64 - __builtin_ctzl(n));
+    c->limit = (uint32_t)(sparse(sh, n) ? n * 3 / 8 : n * 3 / 4);
 }
 
 /* A freed entry is kept while its line may still be in a thread's buffer. */
@@ -318,17 +364,16 @@ static int keep(const struct slot *s)
 static __attribute__((noinline)) int table_rebuild(struct shard *sh,
                                                     struct chunk *c)
 {
-    size_t old_n = (size_t)c->mask + 1, kept = 0;
+    size_t old_n = mask_of(c) + 1, kept = 0;
     for (size_t i = 0; i < old_n; i++)
         kept += keep(&c->slots[i]);
     size_t n = old_n;
-    while ((kept + 1) * 2 > n || (n <= SPARSE_SLOTS && (kept + 1) * 4 > n))
+    while ((kept + 1) * 2 > n || (sparse(sh, n) && (kept + 1) * 4 > n))
         n *= 2;
     struct slot *slots = table_alloc(sh, n), *old = c->slots;
     if (slots == NULL)
         return 0;
-    set_size(c, slots, n);
-    sh->grown = n;
+    set_size(sh, c, slots, n);
     /* Counted again: another thread's buffer may have gone out since. */
     kept = 0;
     for (size_t i = 0; i < old_n; i++)
@@ -343,22 +388,21 @@ static __attribute__((noinline)) int table_rebuild(struct shard *sh,
 
 static int has_room(const struct chunk *c)
 {
-    size_t used = (size_t)c->count + c->freed + 1, n = (size_t)c->mask + 1;
-    return n <= SPARSE_SLOTS ? used * 8 <= n * 3 : used * 4 <= n * 3;
+    return (size_t)c->count + c->freed + 1 <= c->limit;
 }
 
 /* Backward-shift deletion: moves later members of the probe run into the
  * hole so that lookups never need markers for empty slots. */
 static void delete_at(struct chunk *c, size_t hole)
 {
-    size_t i = hole;
+    size_t i = hole, mask = mask_of(c);
     for (;;) {
-        i = (i + 1) & c->mask;
+        i = (i + 1) & mask;
         if (c->slots[i].word == 0)
             break;
         size_t home = home_of(c, addr_of(c->slots[i].word));
         /* Move it when its home is not in (hole, i] cyclically. */
-        if (((i - home) & c->mask) >= ((i - hole) & c->mask)) {
+        if (((i - home) & mask) >= ((i - hole) & mask)) {
             c->slots[hole] = c->slots[i];
             hole = i;
         }
@@ -370,9 +414,9 @@ static void delete_at(struct chunk *c, size_t hole)
  * probe run. */
 static size_t find(const struct chunk *c, uintptr_t ptr)
 {
-    size_t i = home_of(c, ptr);
+    size_t i = home_of(c, ptr), mask = mask_of(c);
     while (c->slots[i].word && addr_of(c->slots[i].word) != ptr)
-        i = (i + 1) & c->mask;
+        i = (i + 1) & mask;
     return i;
 }
 
@@ -406,22 +450,28 @@ static void prefetch_ahead(struct shard *sh, const struct chunk *c,
     int in_order = ptr == sh->next_free;
     sh->next_free = ptr + step;
     uintptr_t ahead = ptr + 4 * step;
-    if (in_order && c->mask >= BIG_TABLE_SLOTS - 1 &&
+    if (in_order && mask_of(c) >= BIG_TABLE_SLOTS - 1 &&
         ahead >> CHUNK_SHIFT == ptr >> CHUNK_SHIFT)
         prefetch_for_write(&c->slots[home_of(c, ahead)]);
 }
 
 /* ---- a shard's directory of chunks ----------------------------------------- */
 
-/* Writes the checked-out chunk back to its directory entry.  A table
- * left at least a quarter full was worth its size: the shard's next new
- * chunk starts at it. */
+/* The smallest table that holds N entries by has_room's rule. */
+static size_t size_for(const struct shard *sh, size_t n)
+{
+    size_t size = TABLE_INITIAL;
+    while (sparse(sh, size) ? (n + 1) * 8 > size * 3 : (n + 1) * 4 > size * 3)
+        size *= 2;
+    return size;
+}
+
+/* Writes the checked-out chunk back to its directory entry, and takes the
+ * size its live blocks need as the shard's hint. */
 static void checkin(struct shard *sh)
 {
     if (sh->cur_home) {
-        size_t n = (size_t)sh->cur.mask + 1;
-        if (sh->cur.count >= n / 4 && n > sh->grown)
-            sh->grown = n;
+        sh->hint = size_for(sh, sh->cur.count);
         *sh->cur_home = sh->cur;
         sh->cur_home = NULL;
     }
@@ -440,7 +490,7 @@ static int chunk_dead(const struct chunk *c)
 {
     if (c->count)
         return 0;
-    for (size_t i = 0; c->freed && i <= c->mask; i++)
+    for (size_t i = 0; c->freed && i <= mask_of(c); i++)
         if (keep(&c->slots[i]))
             return 0;
     return 1;
@@ -468,7 +518,7 @@ static int dir_rebuild(struct shard *sh)
         if (c->slots == NULL)
             continue;
         if (chunk_dead(c)) {
-            table_free(sh, c->slots, (size_t)c->mask + 1);
+            table_free(sh, c->slots, mask_of(c) + 1);
             continue;
         }
         size_t j = key_hash(c->key) & (n - 1);
@@ -516,8 +566,7 @@ static __attribute__((noinline)) struct chunk *chunk_new(struct shard *sh,
     if ((sh->dir == NULL || (sh->dir_used + 1) * 4 > (sh->dir_mask + 1) * 3) &&
         !dir_rebuild(sh))
         return NULL;
-    size_t n = sh->grown > TABLE_INITIAL ? sh->grown : TABLE_INITIAL;
-    sh->grown /= 2;
+    size_t n = sh->hint > TABLE_INITIAL ? sh->hint : TABLE_INITIAL;
     struct slot *slots = table_alloc(sh, n);
     if (slots == NULL)
         return NULL;
@@ -525,7 +574,7 @@ static __attribute__((noinline)) struct chunk *chunk_new(struct shard *sh,
     while (sh->dir[i].slots)
         i = (i + 1) & sh->dir_mask;
     sh->dir[i] = (struct chunk){ .key = key };
-    set_size(&sh->dir[i], slots, n);
+    set_size(sh, &sh->dir[i], slots, n);
     sh->dir_used++;
     return checkout(sh, &sh->dir[i]);
 }
@@ -698,7 +747,7 @@ static void each_slot(void (*fn)(struct slot *s, void *arg), void *arg)
             struct chunk *c = &sh->dir[d];
             if (c->slots == NULL || c->count == 0)
                 continue;
-            for (size_t i = 0; i <= c->mask; i++)
+            for (size_t i = 0; i <= mask_of(c); i++)
                 if (c->slots[i].word && !is_freed(c->slots[i].word))
                     fn(&c->slots[i], arg);
         }
