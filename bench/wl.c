@@ -5,8 +5,9 @@
  *                              14-frame stacks (the issue's anchor workload)
  *   wl deep    COUNT           the same with 36-frame stacks, one thread
  *   wl realloc COUNT           COUNT reallocs of blocks that grow and shrink
- *   wl live    COUNT           holds COUNT small blocks live at once, then
- *                              frees them: peak RSS per live block
+ *   wl live    COUNT [SIZE]    holds COUNT blocks of SIZE bytes (32) live at
+ *                              once, then frees them: peak RSS per live
+ *                              block
  *
  * Every workload calls mtrace() first and muntrace() last, so glibc's
  * tracer (which traces only in between) and ours see the same events, and
@@ -137,11 +138,13 @@ static void run_realloc(unsigned long count)
     drain_ring(&k);
 }
 
+static size_t live_size = 32;
+
 /* Leaf of the live workload: the block stays until the end. */
 __attribute__((noinline)) static void leaf_live(struct walk *w)
 {
     void **blocks = w->ctx;
-    blocks[w->i] = xmalloc(32);
+    blocks[w->i] = xmalloc(live_size);
     memset(blocks[w->i], 2, 8);
 }
 
@@ -170,7 +173,7 @@ __attribute__((noinline)) static void leak_a_few(void)
 static int usage(void)
 {
     fputs("usage: wl pairs COUNT THREADS | deep COUNT | realloc COUNT"
-          " | live COUNT\n",
+          " | live COUNT [SIZE]\n",
           stderr);
     return 2;
 }
@@ -180,7 +183,7 @@ int main(int argc, char **argv)
     if (argc < 3)
         return usage();
     unsigned long count = strtoul(argv[2], NULL, 0);
-    int threads = argc > 3 ? atoi(argv[3]) : 1;
+    int threads = argc > 3 && !strcmp(argv[1], "pairs") ? atoi(argv[3]) : 1;
     if (threads < 1 || threads > MAXTHR)
         return usage();
 
@@ -191,8 +194,11 @@ int main(int argc, char **argv)
         run_pairs(count, 1, DEPTH_DEEP);
     else if (!strcmp(argv[1], "realloc"))
         run_realloc(count);
-    else if (!strcmp(argv[1], "live"))
+    else if (!strcmp(argv[1], "live")) {
+        if (argc > 3)
+            live_size = strtoul(argv[3], NULL, 0);
         run_live(count);
+    }
     else
         return usage();
     leak_a_few();
