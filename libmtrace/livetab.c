@@ -248,8 +248,6 @@ static unsigned class_of(size_t slots)
     return (unsigned)__builtin_ctzl(slots);
 }
 
-static struct slot *table_take(struct shard *sh, size_t n);
-
 /* Faults in the pages of a table carved from a slab: a slot read before it
  * is written would map the zero page, and the write fault a second time
  * (bench/RESULTS.md, 2026-11-25).  A kernel without MADV_POPULATE_WRITE
@@ -266,15 +264,8 @@ static void populate(void *p, size_t bytes)
 #endif
 }
 
-/* A zeroed table of N slots (a power of two); NULL when out of memory. */
-static struct slot *table_alloc(struct shard *sh, size_t n)
-{
-    struct slot *t = table_take(sh, n);
-    if (t)
-        sh->slots += n;
-    return t;
-}
-
+/* A zeroed table of N slots (a power of two) from the shard's memory;
+ * NULL when out of memory. */
 static struct slot *table_take(struct shard *sh, size_t n)
 {
     size_t bytes = n * sizeof(struct slot);
@@ -305,6 +296,16 @@ static struct slot *table_take(struct shard *sh, size_t n)
     populate(t, bytes);
     return t;
 }
+
+/* table_take, counted in the shard's slots (sparse). */
+static struct slot *table_alloc(struct shard *sh, size_t n)
+{
+    struct slot *t = table_take(sh, n);
+    if (t)
+        sh->slots += n;
+    return t;
+}
+
 
 static void table_free(struct shard *sh, struct slot *t, size_t n)
 {
@@ -341,6 +342,12 @@ static int sparse(const struct shard *sh, size_t n)
     return n <= SPARSE_SLOTS && sh->slots <= SPARSE_SHARD_SLOTS;
 }
 
+/* Entries, live and freed, that a table of N slots may hold. */
+static size_t limit_of(const struct shard *sh, size_t n)
+{
+    return sparse(sh, n) ? n * 3 / 8 : n * 3 / 4;
+}
+
 /* C's table becomes SLOTS, of N slots; how full it may get is decided
  * now, so that an insert compares two numbers of the chunk's own. */
 static void set_size(const struct shard *sh, struct chunk *c,
@@ -348,7 +355,7 @@ static void set_size(const struct shard *sh, struct chunk *c,
 {
     c->slots = slots;
     c->shift = (uint32_t)(64 - __builtin_ctzl(n));
-    c->limit = (uint32_t)(sparse(sh, n) ? n * 3 / 8 : n * 3 / 4);
+    c->limit = (uint32_t)limit_of(sh, n);
 }
 
 /* A freed entry is kept while its line may still be in a thread's buffer. */
@@ -461,7 +468,7 @@ static void prefetch_ahead(struct shard *sh, const struct chunk *c,
 static size_t size_for(const struct shard *sh, size_t n)
 {
     size_t size = TABLE_INITIAL;
-    while (sparse(sh, size) ? (n + 1) * 8 > size * 3 : (n + 1) * 4 > size * 3)
+    while (n + 1 > limit_of(sh, size))
         size *= 2;
     return size;
 }

@@ -300,15 +300,14 @@ static void *thread_steps(void *p)
     return NULL;
 }
 
-/* Four threads, disjoint pointer sets, one model each. */
-START_TEST(four_threads_disjoint)
+/* Runs thread_steps on each of four models at once, seeds SEED + k, then
+ * checks the table against all four and frees them. */
+static void four_threads(struct model models[4], uint64_t seed)
 {
-    struct model models[4];
     struct thread_arg args[4];
     pthread_t t[4];
     for (int k = 0; k < 4; k++) {
-        model_init(&models[k], 0x7f0000000000ull + ((uintptr_t)k << 32), 50000);
-        args[k] = (struct thread_arg){ &models[k], 100 + (uint64_t)k };
+        args[k] = (struct thread_arg){ &models[k], seed + (uint64_t)k };
         ck_assert_int_eq(pthread_create(&t[k], NULL, thread_steps, &args[k]),
                          0);
     }
@@ -320,6 +319,15 @@ START_TEST(four_threads_disjoint)
     for (int k = 0; k < 4; k++)
         model_free(&models[k]);
 }
+
+/* Four threads, disjoint pointer sets, one model each. */
+START_TEST(four_threads_disjoint)
+{
+    struct model models[4];
+    for (int k = 0; k < 4; k++)
+        model_init(&models[k], 0x7f0000000000ull + ((uintptr_t)k << 32), 50000);
+    four_threads(models, 100);
+}
 END_TEST
 
 /* Four threads on the same chunks (each owns every fourth granule of 1.3
@@ -328,23 +336,11 @@ END_TEST
 START_TEST(four_threads_sharing_chunks)
 {
     struct model models[4];
-    struct thread_arg args[4];
-    pthread_t t[4];
     for (int k = 0; k < 4; k++) {
         model_init(&models[k], 0x7e0000000000ull + 16 * (uintptr_t)k, 20000);
         models[k].stride = 64;
-        args[k] = (struct thread_arg){ &models[k], 200 + (uint64_t)k };
     }
-    for (int k = 0; k < 4; k++)
-        ck_assert_int_eq(pthread_create(&t[k], NULL, thread_steps, &args[k]),
-                         0);
-    for (int k = 0; k < 4; k++)
-        pthread_join(t[k], NULL);
-    livetab_lock_all();
-    check_each(models, 4);
-    livetab_unlock_all();
-    for (int k = 0; k < 4; k++)
-        model_free(&models[k]);
+    four_threads(models, 200);
 }
 END_TEST
 
