@@ -10,6 +10,7 @@
 #include "forkgate.h"
 #include "guard.h"
 #include "heapwalk.h"
+#include "lastframe.h"
 #include "real.h"
 #include "report.h"
 #include "sampler.h"
@@ -86,17 +87,24 @@ static void read_trace_path(void)
 /* As glibc's mtrace does at exit: let libc and libstdc++ free what they
  * keep for the process's lifetime, so it is not reported as leaked; then
  * write out the log. */
+/* The verdicts of a process that ends: a report with mtraceinit, else
+ * the log's records.  The caller has set where the scan of this thread's
+ * stack starts (SCAN_ENTRY, scan_set_exit_sp). */
+static void verdicts_at_end(void)
+{
+    GUARD_SCOPE(entered);
+    if (entered && tracer_active() && mt_config.mtraceinit)
+        report_write("exit", NULL);
+    else if (entered && tracer_active() && tracelog_logging())
+        report_verdicts("exit"); /* the log still gets its verdicts */
+}
+
 static void release_and_flush_at_exit(void *unused)
 {
     (void)unused;
     SCAN_ENTRY();
-    {
-        GUARD_SCOPE(entered);
-        if (entered && tracer_active() && mt_config.mtraceinit)
-            report_write("exit", NULL); /* before freeres: the program's */
-        else if (entered && tracer_active() && tracelog_logging())
-            report_verdicts("exit"); /* the log still gets its verdicts */
-    }
+    scan_set_exit_sp(lastframe_exit_sp(0));
+    verdicts_at_end(); /* before freeres: the program's */
     if (tracer_active()) {
         if (_ZN9__gnu_cxx9__freeresEv)
             _ZN9__gnu_cxx9__freeresEv();
@@ -117,10 +125,14 @@ static void end_log(const char *reason)
         tracelog_end(reason, 0, 0);
 }
 
-/* quick_exit() runs neither atexit handlers nor our _exit(): write out
- * the log from an at_quick_exit handler (no freeres: that is exit's). */
+/* quick_exit() runs neither atexit handlers nor our _exit(): the
+ * verdicts and the log's end from an at_quick_exit handler (no freeres:
+ * that is exit's). */
 static void flush_at_quick_exit(void)
 {
+    SCAN_ENTRY();
+    scan_set_exit_sp(lastframe_exit_sp(1));
+    verdicts_at_end();
     end_log(MTF_END_EXIT);
 }
 
@@ -183,6 +195,7 @@ __attribute__((constructor)) static void on_load(void)
     /* What costs a grace period of the kernel's once threads exist. */
     gate_init();
     writer_grow_fd_table();
+    lastframe_init();
     {
         GUARD_SCOPE(entered);
         mutex_lock(&control_lock, LOCK_RANK_CONTROL);
@@ -243,17 +256,29 @@ MT_EXPORT int dlclose(void *handle)
     return result;
 }
 
-/* _exit() skips atexit handlers: write out the buffered log first. */
-MT_EXPORT void _exit(int status)
+/* _exit() skips atexit handlers: the verdicts (the stack is live from
+ * the caller up), then the buffered log, are written first.  Not in a
+ * vfork() child, which runs with the recursion guard set (vfork.c).
+ * Noreturn, so never a tail call: the caller's frame holds the exit
+ * point's registers. */
+static __attribute__((noreturn, noinline)) void end_process(int status)
 {
+    verdicts_at_end();
     end_log(MTF_END_EXIT);
     for (;;)
         syscall(SYS_exit_group, status);
 }
 
+MT_EXPORT void _exit(int status)
+{
+    SCAN_EXIT_POINT();
+    end_process(status);
+}
+
 MT_EXPORT void _Exit(int status)
 {
-    _exit(status);
+    SCAN_EXIT_POINT();
+    end_process(status);
 }
 
 /* glibc's daemon() forks and ends the parent with its internal _exit(),

@@ -365,11 +365,9 @@ struct walk_trail {
 
 /* The walk itself.  TRAIL is NULL for plain walks; always inlined, so the
  * plain walk pays nothing for it. */
-static inline __attribute__((always_inline)) int walk(void **frames, int max,
-                                                      uintptr_t ip,
-                                                      uintptr_t sp,
-                                                      uintptr_t bp,
-                                                      struct walk_trail *trail)
+static inline __attribute__((always_inline)) int
+walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
+     struct walk_trail *trail, uintptr_t *sps)
 {
     if (max <= 0)
         return 0;
@@ -443,6 +441,8 @@ static inline __attribute__((always_inline)) int walk(void **frames, int max,
                 trail->ended_low = true;
             break;
         }
+        if (sps)
+            sps[n] = sp;
         frames[n++] = (void *)ip;
     }
     if (keep) {
@@ -462,7 +462,17 @@ __attribute__((used, noinline, visibility("hidden"))) int fastunwind_walk(
 int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp,
                     uintptr_t bp)
 {
-    return walk(frames, max, ip, sp, bp, NULL);
+    return walk(frames, max, ip, sp, bp, NULL, NULL);
+}
+
+__attribute__((used, noinline, visibility("hidden"))) int fastunwind_walk_sps(
+    void **frames, uintptr_t *sps, int max, uintptr_t ip, uintptr_t sp,
+    uintptr_t bp);
+
+int fastunwind_walk_sps(void **frames, uintptr_t *sps, int max, uintptr_t ip,
+                        uintptr_t sp, uintptr_t bp)
+{
+    return walk(frames, max, ip, sp, bp, NULL, sps);
 }
 
 /* ---- The memo ----------------------------------------------------------
@@ -662,10 +672,10 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
                          uintptr_t ip, uintptr_t sp, uintptr_t bp)
 {
     if (memo == NULL)
-        return walk(frames, max, ip, sp, bp, NULL);
+        return walk(frames, max, ip, sp, bp, NULL, NULL);
     memo->last = NULL;
     if (max > memo->depth)
-        return walk(frames, max, ip, sp, bp, NULL);
+        return walk(frames, max, ip, sp, bp, NULL, NULL);
     /* The index's guess first; failing that, any entry may hold this walk:
      * calls from many places start at the same RSP, and a mismatch shows
      * at the first return address that differs. */
@@ -707,7 +717,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
         memo->by_start[probe_of(key->ip, key->sp)][slot / 64] &=
             ~(1ull << (slot % 64));
     key->ip = 0; /* a signal handler's walk must not replay a half entry */
-    n = walk(frames, max, ip, sp, bp, &trail);
+    n = walk(frames, max, ip, sp, bp, &trail, NULL);
     if (!trail.replayable || n < 1)
         return n;
     memcpy(e->frames, frames, (size_t)n * sizeof *frames);
@@ -752,6 +762,24 @@ __asm__(".text\n"
         "jmp fastunwind_walk\n"
         ".cfi_endproc\n"
         ".size fastunwind_backtrace, .-fastunwind_backtrace\n");
+
+/* The same for the walk with stack pointers: its three arguments stay. */
+__asm__(".text\n"
+        ".globl fastunwind_backtrace_sps\n"
+        ".hidden fastunwind_backtrace_sps\n"
+        ".type fastunwind_backtrace_sps, @function\n"
+        ".p2align 4\n"
+        "fastunwind_backtrace_sps:\n"
+        ".cfi_startproc\n"
+#ifdef __CET__
+        "endbr64\n"
+#endif
+        "movq (%rsp), %rcx\n"
+        "leaq 8(%rsp), %r8\n"
+        "movq %rbp, %r9\n"
+        "jmp fastunwind_walk_sps\n"
+        ".cfi_endproc\n"
+        ".size fastunwind_backtrace_sps, .-fastunwind_backtrace_sps\n");
 
 /* The same for the memoizing walk: its three arguments stay, the caller's
  * state goes in the next three. */

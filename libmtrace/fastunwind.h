@@ -7,6 +7,7 @@
 #ifndef MT_FASTUNWIND_H
 #define MT_FASTUNWIND_H
 #include <stddef.h>
+#include <stdint.h>
 
 /* Fills FRAMES with up to MAX return addresses, innermost first; FRAMES[0]
  * is the return address into the function that called fastunwind_backtrace.
@@ -16,6 +17,11 @@
  * with its compact rules: no unwind information, a CFA that is neither
  * RSP nor RBP plus an offset, or a stack it cannot safely read. */
 int fastunwind_backtrace(void **frames, int max);
+
+/* The same walk, also giving SPS[k], the stack pointer in the frame of
+ * FRAMES[k] once the call it returns from is over (k >= 1; SPS[0] is not
+ * set).  Not for the hot path: at exit, to find where a frame lies. */
+int fastunwind_backtrace_sps(void **frames, uintptr_t *sps, int max);
 
 /* The same, remembering recent walks in MEMO (per thread, of
  * fastunwind_memo_size(DEPTH) bytes, zeroed, then given to

@@ -9,6 +9,7 @@
 #include <link.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/ucontext.h>
 #include <unistd.h>
 
 #define RED_ZONE 128 /* the x86-64 ABI's area below the stack pointer */
@@ -294,13 +295,20 @@ static void add_dtv(struct build *b, uintptr_t tp)
 }
 
 /* Static TLS below the thread pointer, and the descriptor above it (the
- * main thread's may span mappings: settle() keeps the readable parts). */
-static void add_tls(struct build *b, const struct roots_plan *p, uintptr_t tp)
+ * main thread's may span mappings: settle() keeps the readable parts).
+ * The static TLS size the loader gives includes its surplus, which a
+ * thread's stack may start inside of: a thread whose live stack LIVE_LO
+ * (its stack pointer, less the red zone) lies in that range has nothing
+ * of its TLS below it, only dead frames. */
+static void add_tls(struct build *b, const struct roots_plan *p, uintptr_t tp,
+                    uintptr_t live_lo)
 {
     if (find_map(b->r, tp) == NULL)
         return;
-    add_range(b, tp - p->tls_static_size,
-              tp + (p->sizeof_pthread ? p->sizeof_pthread : PAGE));
+    uintptr_t lo = tp - p->tls_static_size;
+    if (live_lo > lo && live_lo < tp)
+        lo = live_lo;
+    add_range(b, lo, tp + (p->sizeof_pthread ? p->sizeof_pthread : PAGE));
     add_dtv(b, tp);
 }
 
@@ -329,6 +337,24 @@ static void add_live_stack(struct build *b, const struct blockset *bs,
     exclude(b, m->lo, lo);
 }
 
+/* A thread stopped in a system call (its instruction pointer right after
+ * a "syscall" instruction) has nothing live below its stack pointer: the
+ * red zone is a leaf function's, and a function that makes a system call
+ * and keeps a heap pointer only there, across it, is not to be found.
+ * What lies there is stale (a blocked thread's last calls), and it kept
+ * leaks still reachable.  LeakSanitizer never scans the red zone. */
+static uintptr_t red_zone_of(const struct build *b,
+                             const struct stopped_thread *t)
+{
+    uintptr_t ip = t->regs[REG_RIP];
+    const struct map_info *m = find_map(b->r, ip - 2);
+    if (m && (m->flags & MAPF_EXEC) && ip <= m->hi &&
+        ((const unsigned char *)ip)[-2] == 0x0f &&
+        ((const unsigned char *)ip)[-1] == 0x05)
+        return 0;
+    return RED_ZONE;
+}
+
 static void add_thread(struct build *b, const struct roots_plan *p,
                        const struct blockset *bs,
                        const struct stopped_thread *t, pid_t pid)
@@ -337,7 +363,8 @@ static void add_thread(struct build *b, const struct roots_plan *p,
         add_value(b, t->regs[k]);
     if (t->alt_lo)
         add_value(b, t->alt_lo); /* only the kernel may hold it */
-    add_tls(b, p, t->tp);
+    uintptr_t red = red_zone_of(b, t);
+    add_tls(b, p, t->tp, t->on_alt ? 0 : t->sp - red);
     if (t->on_alt) {
         /* Stopped in a handler on its sigaltstack: where it left its own
          * stack is unknown, so all of that stack is scanned. */
@@ -356,14 +383,14 @@ static void add_thread(struct build *b, const struct roots_plan *p,
             add_range(b, m->lo, m->hi);
         return;
     }
-    add_live_stack(b, bs, t->sp, RED_ZONE);
+    add_live_stack(b, bs, t->sp, red);
 }
 
 /* A glibc thread stack: its top holds the thread's descriptor (its
  * tcbhead_t's tcb and self words point to it), below the top by its size
  * rounded down to the static TLS alignment (up to a page).  Returns 1 and
  * the descriptor when found; *DEAD says the thread exited (glibc keeps
- * such stacks for reuse, tid <= 0: then only the descriptor is a root). */
+ * such stacks for reuse, tid <= 0: then only the DTV is a root). */
 static int stack_descriptor(const struct roots_plan *p,
                             const struct map_info *m, uintptr_t *pd, int *dead)
 {
@@ -578,7 +605,7 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
     if (!me->is_own_thread) {
         for (size_t k = 0; k < me->nregs; k++)
             add_value(&b, me->regs[k]);
-        add_tls(&b, p, me->tp);
+        add_tls(&b, p, me->tp, me->sp);
         add_live_stack(&b, bs, me->sp, 0);
         main_stopped |= w->self == pid;
     }
@@ -599,10 +626,13 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
         if (arena_heap(m)) {
             exclude(&b, m->lo, m->hi);
         } else if (stack_descriptor(p, m, &pd, &dead)) {
-            if (dead) {
+            /* An exited thread's stack, kept for reuse: nothing in it is
+             * live but its descriptor's DTV, which glibc keeps allocated
+             * with it.  The rest of the descriptor is stale too: the
+             * argument the thread was started with, the value it
+             * returned. */
+            if (dead)
                 exclude(&b, m->lo, m->hi);
-                add_range(&b, pd, m->hi);
-            }
             add_dtv(&b, pd); /* a thread that was not stopped has one too */
         }
     }

@@ -145,11 +145,18 @@ void scan_own_thread_started(void)
  * verdict-cxx.) */
 static __thread uintptr_t entry_frame
     __attribute__((tls_model("initial-exec")));
-#define ENTRY_SAVES (5 * sizeof(uintptr_t))
 
 void scan_set_entry(uintptr_t frame)
 {
     entry_frame = frame;
+}
+
+/* The exit point (scan_set_exit_sp), for the next scan of this thread. */
+static __thread uintptr_t exit_sp __attribute__((tls_model("initial-exec")));
+
+void scan_set_exit_sp(uintptr_t sp)
+{
+    exit_sp = sp;
 }
 
 /* ---- records ------------------------------------------------------------- */
@@ -263,7 +270,8 @@ static const char *first_reason(const struct world *w)
 
 /* Development aids, MTRACE_SCAN_DEBUG read when collection starts: =1
  * lists the root ranges on stderr, =t the time of each step, =0xADDR the
- * root words pointing into the block at ADDR. */
+ * root words and the block words pointing into the block at ADDR (the
+ * block's start follows a block word's address). */
 static int debug_roots, debug_times;
 static uintptr_t debug_target;
 static struct timespec debug_t0, debug_c0;
@@ -312,6 +320,12 @@ static void print_why(const struct roots *r, const struct blockset *bs)
              a + 8 <= r->ranges[i].hi; a += 8)
             if (blockset_find(bs, *(const uintptr_t *)a) == t)
                 print_hit("word at ", a, *(const uintptr_t *)a);
+    for (size_t b = 0; b < bs->n; b++) {
+        uintptr_t lo = block_start(bs, b), hi = lo + block_size(bs, b);
+        for (uintptr_t a = (lo + 7) & ~7ul; a + 8 <= hi; a += 8)
+            if (blockset_find(bs, *(const uintptr_t *)a) == t)
+                print_hit("block word at ", a, lo);
+    }
 }
 
 static void print_roots(const struct roots *r)
@@ -507,10 +521,16 @@ int scan_run(struct scan_result *res, const char *trigger)
     save_registers(regs);
     __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
     __asm__("mov %%fs:0, %0" : "=r"(tp));
-    if (entry_frame > sp && entry_frame - sp < (1u << 20))
-        sp = entry_frame - ENTRY_SAVES;
+    size_t nregs = 6;
+    if (exit_sp > sp && exit_sp - sp < (1u << 20)) {
+        sp = exit_sp;
+        nregs = 0; /* the program's are saved above the exit point */
+    } else if (entry_frame > sp && entry_frame - sp < (1u << 20)) {
+        sp = entry_frame - SCAN_ENTRY_SAVES;
+    }
     entry_frame = 0;
-    struct scanner_self me = { scanner_is_own_thread(), sp, tp, regs, 6 };
+    exit_sp = 0;
+    struct scanner_self me = { scanner_is_own_thread(), sp, tp, regs, nregs };
 
     struct roots_plan plan;
     roots_prepare(&plan);

@@ -63,4 +63,25 @@ void scan_own_thread_started(void);
     } while (0)
 void scan_set_entry(uintptr_t frame);
 
+/* The words SCAN_ENTRY()'s prologue pushes below the saved frame pointer:
+ * the five other callee-saved registers (rbx, r12-r15). */
+#define SCAN_ENTRY_SAVES (5 * sizeof(uintptr_t))
+
+/* Where the program's live stack ends when the process ends
+ * (lastframe.h): the next scan of this thread reads its stack from SP up,
+ * and not the registers it has then (the exit path's).  0: no such
+ * point, the scan starts at SCAN_ENTRY() as for a report.  Everything
+ * below is dead: frames that returned, and the exit path's own (glibc's
+ * and libmtrace's), whose unused slots hold stale words of earlier calls
+ * at the same depth.  LeakSanitizer takes the same boundary. */
+void scan_set_exit_sp(uintptr_t sp);
+/* For an exit point in libmtrace's own wrapper (_exit()): the wrapper's
+ * frame holds the caller's callee-saved registers. */
+#define SCAN_EXIT_POINT()                                                      \
+    do {                                                                       \
+        __builtin_unwind_init();                                               \
+        scan_set_exit_sp((uintptr_t)__builtin_frame_address(0) -               \
+                         SCAN_ENTRY_SAVES);                                    \
+    } while (0)
+
 #endif

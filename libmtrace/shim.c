@@ -8,6 +8,8 @@
  * real call left.
  */
 #define _GNU_SOURCE
+#include "chunkwords.h"
+#include "config.h"
 #include "export.h"
 #include "guard.h"
 #include "real.h"
@@ -26,16 +28,26 @@ static inline int should_trace(void)
     return tracer_active() && !guard_is_set();
 }
 
-/* The common tail of every allocating wrapper. */
-static void *record_alloc(void *ptr, size_t size, const void *caller)
+/* The common tail of every allocating wrapper (calloc's blocks are zeroed:
+ * it passes CLEAR 0).  The allocator's own words are cleared before the
+ * block is recorded (chunkwords.h). */
+static void *record_block(void *ptr, size_t size, const void *caller,
+                          int clear)
 {
     if (ptr) {
+        if (clear && mt_config.reach)
+            chunkwords_clear_new(ptr, size);
         int saved = errno;
         tracer_on_alloc(ptr, size, caller);
         errno = saved;
     }
     guard_leave();
     return ptr;
+}
+
+static void *record_alloc(void *ptr, size_t size, const void *caller)
+{
+    return record_block(ptr, size, caller, 1);
 }
 
 /* The traced halves of malloc and free are functions of their own, so
@@ -65,7 +77,7 @@ MT_EXPORT void *calloc(size_t nmemb, size_t size)
         return __libc_calloc(nmemb, size);
     guard_enter();
     /* __libc_calloc checks the overflow: a result means no overflow. */
-    return record_alloc(__libc_calloc(nmemb, size), bytes, CALLER);
+    return record_block(__libc_calloc(nmemb, size), bytes, CALLER, 0);
 }
 
 MT_EXPORT void *memalign(size_t alignment, size_t size)
@@ -167,6 +179,8 @@ static void *traced_realloc(void *old, size_t size, const void *caller)
     errno = saved;
     void *ptr = __libc_realloc(old, size);
     saved = errno;
+    if (ptr && ticket.tracked && mt_config.reach)
+        chunkwords_clear_grown(ptr, ticket.old_size, size);
     tracer_realloc_end(old, ptr, size, caller, &ticket);
     errno = saved;
     guard_leave();

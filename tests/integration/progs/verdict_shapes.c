@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * verdict_shapes.c - the shapes whose verdicts used to depend on stale
+ * memory (issue 25), one per argv[1], each block the program means with a
+ * size of its own (tests-verdicts.sh names the class each must get, as
+ * valgrind --leak-check=full gives it):
+ *   churn, churn-threads  heavy malloc/realloc/free, then leaks: glibc's
+ *                         free-list words inside recycled chunks
+ *   exit-helper, return-helper
+ *                         a helper's frame, dead before exit() or before
+ *                         main returns, held the only pointer
+ *   cycle-helper          a leaked cycle built in a helper
+ *   thread-pass           100 threads get a block and return one: the
+ *                         exited threads' cached stacks
+ *   _exit, _Exit, quick-exit, pthread-exit
+ *                         every way out of a process gets verdicts
+ *   fork-_exit            a fork child that ends with _exit()
+ *   vfork-kill            vfork()+exec, a report, then SIGKILL
+ *   dlclose               dlopen()+dlclose(): the loader's own blocks
+ * Built at -O1, as verdicts.c. */
+#define _GNU_SOURCE
+#include "util.h"
+#include <dlfcn.h>
+#include <mcheck.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void *alloc(size_t n)
+{
+    void *p = malloc(n);
+    escape(p);
+    return p;
+}
+
+/* Writes only the last byte: the first words keep whatever the allocator
+ * left there, as in a block the program fills later or never. */
+static void *alloc_unwritten(size_t n)
+{
+    char *p = malloc(n);
+    escape(p);
+    p[n - 1] = 1;
+    return p;
+}
+
+/* ---- churn ------------------------------------------------------------- */
+
+#define CHURN_ROUNDS 20000
+#define SLOTS 64
+
+void *kept[16]; /* the still reachable 500-byte blocks */
+
+static unsigned next_rand(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 8;
+}
+
+/* Allocates, grows and frees blocks of every bin size, small and large,
+ * so that the chunks handed out later come from glibc's bins. */
+static void churn(unsigned seed)
+{
+    void *slot[SLOTS] = { 0 };
+    for (int r = 0; r < CHURN_ROUNDS; r++) {
+        unsigned i = next_rand(&seed) % SLOTS;
+        size_t n = 16 + next_rand(&seed) % 4000;
+        if (slot[i] == NULL)
+            slot[i] = alloc_unwritten(n);
+        else if (next_rand(&seed) % 3 == 0)
+            slot[i] = realloc(slot[i], n);
+        else {
+            free(slot[i]);
+            slot[i] = NULL;
+        }
+    }
+    for (int i = 0; i < SLOTS; i++)
+        free(slot[i]);
+}
+
+static void *churner(void *arg)
+{
+    long id = (long)arg;
+    churn((unsigned)id + 1);
+    kept[id] = alloc_unwritten(500);
+    alloc_unwritten(1000 + (size_t)id); /* definitely lost */
+    return NULL;
+}
+
+__attribute__((noinline)) static void case_churn_threads(void)
+{
+    pthread_t t[8];
+    for (long i = 0; i < 8; i++)
+        pthread_create(&t[i], NULL, churner, (void *)i);
+    for (int i = 0; i < 8; i++)
+        pthread_join(t[i], NULL);
+}
+
+__attribute__((noinline)) static void case_churn(void)
+{
+    for (long i = 0; i < 8; i++)
+        churner((void *)i);
+}
+
+/* ---- dead frames ----------------------------------------------------------- */
+
+/* Leaves copies of a new block's address all over its frame, then
+ * returns: the frame is dead, the block lost. */
+__attribute__((noinline)) static void leave_copies(size_t n)
+{
+    volatile uintptr_t copies[96];
+    uintptr_t p = (uintptr_t)alloc_unwritten(n);
+    for (int i = 0; i < 96; i++)
+        copies[i] = p;
+    escape((void *)copies);
+}
+
+__attribute__((noinline)) static void make_cycle(void)
+{
+    volatile uintptr_t copies[96];
+    void **a = alloc_unwritten(2101), **b = alloc_unwritten(2102);
+    a[0] = b;
+    b[0] = a;
+    for (int i = 0; i < 96; i++)
+        copies[i] = (uintptr_t)(i % 2 ? a : b);
+    escape((void *)copies);
+}
+
+/* ---- threads that get and return blocks -------------------------------- */
+
+static void *take_and_give(void *arg)
+{
+    escape(arg);
+    return alloc_unwritten(3100 + ((size_t *)arg)[0] % 100);
+}
+
+__attribute__((noinline)) static void case_thread_pass(void)
+{
+    for (size_t i = 0; i < 100; i++) {
+        size_t *given = malloc(3000 + i);
+        given[0] = i;
+        pthread_t t;
+        void *result;
+        pthread_create(&t, NULL, take_and_give, given);
+        pthread_join(t, &result);
+        escape(result);
+    }
+}
+
+/* ---- ways out ------------------------------------------------------------ */
+
+void *global_block;
+
+static void *last_thread(void *arg)
+{
+    (void)arg;
+    alloc_unwritten(2055); /* definitely lost */
+    return NULL;
+}
+
+__attribute__((noinline)) static void two_blocks(void)
+{
+    global_block = alloc_unwritten(2077);
+    leave_copies(2055);
+}
+
+__attribute__((noinline)) static void case_fork_exit(void)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        two_blocks();
+        _exit(0);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+}
+
+/* vfork()+exec, then a report that finds a leak, then death by SIGKILL:
+ * the log must stay the parent's, and its report stand. */
+__attribute__((noinline)) static void case_vfork_kill(void)
+{
+    leave_copies(2123);
+    pid_t pid = vfork();
+    if (pid == 0) {
+        execl("/bin/true", "true", (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    mtrace(); /* a report: 2123 definitely lost */
+    kill(getpid(), SIGKILL);
+}
+
+__attribute__((noinline)) static void case_dlclose(const char *plugin)
+{
+    for (int i = 0; i < 3; i++) {
+        void *h = dlopen(plugin, RTLD_NOW);
+        if (h == NULL) {
+            say("dlopen: %s\n", dlerror());
+            exit(2);
+        }
+        dlclose(h);
+    }
+    leave_copies(2201);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return 2;
+    const char *c = argv[1];
+    mtrace();
+    if (strcmp(c, "churn") == 0)
+        case_churn();
+    else if (strcmp(c, "churn-threads") == 0)
+        case_churn_threads();
+    else if (strcmp(c, "exit-helper") == 0) {
+        leave_copies(2001);
+        exit(0);
+    } else if (strcmp(c, "return-helper") == 0) {
+        leave_copies(2002);
+        return 0;
+    } else if (strcmp(c, "cycle-helper") == 0) {
+        make_cycle();
+        exit(0);
+    } else if (strcmp(c, "thread-pass") == 0)
+        case_thread_pass();
+    else if (strcmp(c, "_exit") == 0) {
+        two_blocks();
+        _exit(0);
+    } else if (strcmp(c, "_Exit") == 0) {
+        two_blocks();
+        _Exit(0);
+    } else if (strcmp(c, "quick-exit") == 0) {
+        two_blocks();
+        quick_exit(0);
+    } else if (strcmp(c, "pthread-exit") == 0) {
+        global_block = alloc_unwritten(2077);
+        pthread_t t;
+        pthread_create(&t, NULL, last_thread, NULL);
+        pthread_exit(NULL);
+    } else if (strcmp(c, "fork-_exit") == 0)
+        case_fork_exit();
+    else if (strcmp(c, "vfork-kill") == 0)
+        case_vfork_kill();
+    else if (strcmp(c, "dlclose") == 0 && argc > 2)
+        case_dlclose(argv[2]);
+    else {
+        say("unknown case '%s'\n", c);
+        return 2;
+    }
+    return 0;
+}
