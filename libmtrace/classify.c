@@ -99,6 +99,9 @@ static void clique_scan(struct blockset *bs, size_t j, size_t leader)
         if (k < 0 || (size_t)k == leader ||
             block_state(bs, (size_t)k) != BLOCK_UNREACHED)
             continue;
+        if ((block_flags(bs, j) & BLOCK_LOADER) &&
+            w != block_start(bs, (size_t)k))
+            continue; /* a stale entry of the loader's (BLOCK_LOADER) */
         block_set_flags(bs, (size_t)k,
                         (block_flags(bs, (size_t)k) & ~BLOCK_STATE_MASK) |
                             BLOCK_INDIRECT | BLOCK_PENDING);

@@ -59,9 +59,16 @@ int maps_each(int (*fn)(const struct mapping *m, void *arg), void *arg)
 {
     char buf[MAPS_BUFFER];
     int fd;
+    /* The calling thread's view: /proc/self is the main thread's, whose
+     * maps read empty once it ended with pthread_exit() while others run
+     * on.  /proc/self: kernels older than 3.17. */
     do
-        fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+        fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno_is_eintr());
+    if (fd < 0)
+        do
+            fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+        while (fd < 0 && errno_is_eintr());
     if (fd < 0)
         return -1;
     size_t len = 0;

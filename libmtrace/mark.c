@@ -83,7 +83,8 @@ int blockset_add(struct blockset *bs, uintptr_t start, uint64_t size,
         small = BLK_BIG;
     }
     bs->b[bs->n++] = (struct blk){
-        (uint64_t)start | (uint64_t)(flags & BLOCK_FOREIGN) << BLK_FLAG_SHIFT,
+        (uint64_t)start |
+            (uint64_t)(flags & (BLOCK_FOREIGN | BLOCK_LOADER)) << BLK_FLAG_SHIFT,
         small, stack
     };
     return 0;
@@ -377,6 +378,12 @@ static int next_chunk_header(uintptr_t start, uint64_t size, uintptr_t w)
     return w == start + (chunk < 32 ? 32 : chunk) - 16;
 }
 
+/* How a word was found (the DEFINITE argument below): in a root or a
+ * reachable block (SOURCE_DEFINITE), and in a loader's block
+ * (SOURCE_LOADER: only a start pointer counts, see BLOCK_LOADER). */
+#define SOURCE_DEFINITE 1
+#define SOURCE_LOADER 2
+
 /* memcheck's rule: a start pointer (or one a heuristic accepts) from a
  * definite source makes the block REACHABLE; any other pointer makes an
  * UNREACHED block POSSIBLE.  Each change (re)scans the block. */
@@ -387,8 +394,13 @@ static void consider_block(struct blockset *bs, long i, uintptr_t w,
         return;
     uintptr_t start = block_start(bs, (size_t)i);
     unsigned f = block_flags(bs, (size_t)i), st = f & BLOCK_STATE_MASK;
+    if (w != start && (definite & SOURCE_LOADER))
+        return;
+    definite &= SOURCE_DEFINITE;
     if (w != start && next_chunk_header(start, block_size(bs, (size_t)i), w))
         return;
+    if (f & BLOCK_LOADER)
+        w = start;
     if (st == BLOCK_REACHABLE) {
         if (w == start && (f & BLOCK_HEURISTIC))
             block_set_flags(bs, (size_t)i, f & ~BLOCK_HEURISTIC);
@@ -583,7 +595,10 @@ void mark_drain(struct blockset *bs)
         count--;
         block_set_flags(bs, i, block_flags(bs, i) & ~BLOCK_PENDING);
         uintptr_t s = block_start(bs, i);
-        scan(bs, &p, s, s + block_size(bs, i),
-             block_state(bs, i) == BLOCK_REACHABLE);
+        int source = block_state(bs, i) == BLOCK_REACHABLE ? SOURCE_DEFINITE
+                                                           : 0;
+        if (block_flags(bs, i) & BLOCK_LOADER)
+            source |= SOURCE_LOADER;
+        scan(bs, &p, s, s + block_size(bs, i), source);
     }
 }

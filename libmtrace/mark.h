@@ -35,6 +35,13 @@ enum block_state {
     8u                      /* inherited by a fork child: walked through,
                               never reported                             */
 #define BLOCK_HEURISTIC 16u /* reachable only through a heuristic pointer */
+/* Allocated by the dynamic loader for its own bookkeeping (link maps,
+ * scopes, TLS blocks, _dl_find_object's segments).  ld.so keeps some only
+ * by an aligned pointer into them: any pointer reaches such a block.  Its
+ * tables keep entries of unloaded modules past their used length: its
+ * words reach other blocks only by their start.  LeakSanitizer treats
+ * the loader's blocks as roots. */
+#define BLOCK_LOADER 32u
 
 /* Memory for the table comes from the caller (the tracer maps its own;
  * the unit tests use malloc).  MAP returns zeroed memory or NULL. */
@@ -111,7 +118,7 @@ struct blockset {
 /* Room for CAP blocks.  Returns 0, or -1 when out of memory. */
 int blockset_init(struct blockset *bs, size_t cap,
                   const struct scratch_ops *ops);
-/* Adds a block (any order); FLAGS may hold BLOCK_FOREIGN.  Blocks beyond
+/* Adds a block (any order); FLAGS may hold BLOCK_FOREIGN and BLOCK_LOADER.  Blocks beyond
  * the capacity are dropped (returns -1). */
 int blockset_add(struct blockset *bs, uintptr_t start, uint64_t size,
                  uint32_t stack, unsigned flags);

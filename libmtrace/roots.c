@@ -568,7 +568,10 @@ static void split_range(struct build *b, int fd, size_t i)
 static void split_sparse(struct build *b)
 {
     struct roots *r = b->r;
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/pagemap",
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/pagemap",
+                          O_RDONLY | O_CLOEXEC); /* see maps_each() */
+    if (fd < 0)
+        fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/pagemap",
                           O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
@@ -589,18 +592,23 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
                   const struct scratch_ops *ops)
 {
     memset(r, 0, sizeof *r);
-    if (read_maps(r, ops))
+    /* No mapping at all cannot be: verdicts without roots would call
+     * every block lost. */
+    if (read_maps(r, ops) || r->nmaps == 0)
         return -1;
     struct build b = { r, ops, NULL, 0, 0, 0 };
     pid_t pid = getpid();
-    int main_stopped = 0;
+    int main_stopped = 0, main_gone = 0;
 
     for (size_t i = 0; i < w->nslots; i++) {
         const struct stopped_thread *t = &w->threads[i];
-        if (t->tid && atomic_load(&t->state) == STOP_DONE) {
+        int state = t->tid ? atomic_load(&t->state) : STOP_EMPTY;
+        if (state == STOP_DONE) {
             add_thread(&b, p, bs, t, pid);
             main_stopped |= t->tid == pid;
         }
+        /* The main thread ended with pthread_exit(): its stack is dead. */
+        main_gone |= state == STOP_GONE && t->tid == pid;
     }
     if (!me->is_own_thread) {
         for (size_t k = 0; k < me->nregs; k++)
@@ -619,7 +627,7 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
         const struct map_info *m = &r->maps[i];
         uintptr_t pd;
         int dead;
-        if (map_kind(m) == MAP_STACK && !main_stopped)
+        if (map_kind(m) == MAP_STACK && !main_stopped && !main_gone)
             add_range(&b, m->lo, m->hi); /* main is not stopped: all of it */
         if (map_kind(m) != MAP_ANON || !(m->flags & MAPF_WRITE))
             continue;

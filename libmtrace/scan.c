@@ -11,9 +11,11 @@
 #include "ownmaps.h"
 #include "roots.h"
 #include "sampler.h"
+#include "stacktab.h"
 #include "stopworld.h"
 #include "suppress.h"
 #include "tracelog.h"
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -232,12 +234,37 @@ static void put_verdicts(const struct blockset *bs)
 
 /* ---- the scan -------------------------------------------------------------- */
 
+/* The dynamic loader's code, where its allocations come from
+ * (BLOCK_LOADER): found once, when collection starts. */
+static uintptr_t loader_lo, loader_span;
+
+extern void *__tls_get_addr(void *); /* ld.so's alone (libc has an
+                                        _dl_find_object of its own) */
+
+static void find_loader(void)
+{
+    struct dl_find_object obj;
+    if (_dl_find_object((void *)(uintptr_t)__tls_get_addr, &obj) == 0) {
+        loader_lo = (uintptr_t)obj.dlfo_map_start;
+        loader_span = (uintptr_t)obj.dlfo_map_end - loader_lo;
+    }
+}
+
+static unsigned loader_flag(uint32_t stack)
+{
+    const struct stack *s = loader_span ? stacktab_by_id(stack) : NULL;
+    return s && s->depth && s->addrs[0] - loader_lo < loader_span
+               ? BLOCK_LOADER
+               : 0;
+}
+
 /* A fork child's inherited blocks (LIVE_STACK_INHERITED) are the
  * parent's: walked through, never reported. */
 static void add_block(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
 {
     blockset_add(arg, ptr, size, stack,
-                 stack == LIVE_STACK_INHERITED ? BLOCK_FOREIGN : 0);
+                 stack == LIVE_STACK_INHERITED ? BLOCK_FOREIGN
+                                               : loader_flag(stack));
 }
 
 /* A chunk live since before collection started: walked through, never
@@ -485,6 +512,7 @@ static int valgrind_preloaded(void)
 void scan_init(void)
 {
     roots_init();
+    find_loader();
     under_valgrind = valgrind_preloaded();
     const char *dbg = getenv("MTRACE_SCAN_DEBUG");
     debug_roots = dbg && *dbg == '1';

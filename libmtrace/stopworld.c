@@ -162,12 +162,14 @@ static int each_task(void (*fn)(pid_t tid, void *arg), void *arg)
 
 static char status_buf[4096];
 
-/* The thread blocks STOP_SIGNAL and sleeps (in a system call). */
-static int blocked_and_sleeping(pid_t tid)
+/* What /proc/self/task/TID/status says of the thread: its state letter
+ * ('R', 'S', 'D', 'Z', ...; 0 when unreadable) and its blocked signals. */
+static char task_status(pid_t tid, uint64_t *blocked)
 {
     char path[64] = "/proc/self/task/", *p = path + strlen(path);
     char digits[16];
     int nd = 0;
+    *blocked = 0;
     for (pid_t v = tid; v; v /= 10)
         digits[nd++] = (char)('0' + v % 10);
     while (nd)
@@ -188,8 +190,6 @@ static int blocked_and_sleeping(pid_t tid)
     state += 7;
     while (*state == ' ' || *state == '\t')
         state++;
-    if (*state != 'S' && *state != 'D')
-        return 0;
     blk += 8;
     while (*blk == ' ' || *blk == '\t')
         blk++;
@@ -197,7 +197,26 @@ static int blocked_and_sleeping(pid_t tid)
     for (; (*blk >= '0' && *blk <= '9') || (*blk >= 'a' && *blk <= 'f'); blk++)
         mask = mask << 4 |
                (uint64_t)(*blk <= '9' ? *blk - '0' : *blk - 'a' + 10);
-    return (mask >> (STOP_SIGNAL - 1)) & 1;
+    *blocked = mask;
+    return *state;
+}
+
+/* The thread blocks STOP_SIGNAL and sleeps (in a system call). */
+static int blocked_and_sleeping(pid_t tid)
+{
+    uint64_t mask;
+    char state = task_status(tid, &mask);
+    return (state == 'S' || state == 'D') && ((mask >> (STOP_SIGNAL - 1)) & 1);
+}
+
+/* A thread that has exited but is still listed: the main thread after
+ * pthread_exit() while others run on (a zombie until the process ends),
+ * or any thread between its exit and its reaping.  It will never answer. */
+static int exited(pid_t tid)
+{
+    uint64_t mask;
+    char state = task_status(tid, &mask);
+    return state == 'Z' || state == 'X';
 }
 
 /* ---- stopping ------------------------------------------------------------ */
@@ -284,8 +303,9 @@ static void wait_for_answers(struct stop_table *t)
             if (s->tid == 0 || (st != STOP_WANTED && st != STOP_TAKING))
                 continue;
             if (st == STOP_WANTED && waited >= POLL_MS) {
-                if (syscall(SYS_tgkill, t->pid, s->tid, 0) != 0 &&
-                    errno == ESRCH)
+                if ((syscall(SYS_tgkill, t->pid, s->tid, 0) != 0 &&
+                     errno == ESRCH) ||
+                    exited(s->tid))
                     give_up(s, STOP_GONE, "exited");
                 else if (waited >= BLOCKED_GRACE_MS &&
                          blocked_and_sleeping(s->tid))
