@@ -47,6 +47,8 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "the reachability scan at each report point and at exit: every "         \
       "block classified as definitely, indirectly or possibly lost or "        \
       "still reachable (the other threads are stopped by SIGURG meanwhile); "  \
+      "malloc() then hands blocks out zeroed up to 64 KiB, so that words "     \
+      "the allocator left in them are no pointers; "                           \
       "0: no scan, no verdicts")                                               \
     X(suppressions, TEXT, "", 0, 0, NULL, "FILE",                              \
       "leak suppressions in LeakSanitizer's syntax (leak:PATTERN lines), "     \
