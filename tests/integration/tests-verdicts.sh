@@ -326,14 +326,24 @@ churn_leaks() {
 # Heavy malloc/realloc/free, then eight leaks in blocks the program never
 # writes: glibc's free-list words in recycled chunks must not hold them
 # (chunkwords.h).  The kept 500-byte blocks are still reachable.
+# Each also without the thread caches and with two arenas shared by the
+# eight threads (more chunks come back from glibc's bins).
+churn_cases() {
+	local t
+	for t in "${GLIBC_TUNABLES:-}" glibc.malloc.tcache_count=0 glibc.malloc.arena_max=2; do
+		rm -f log
+		GLIBC_TUNABLES=$t shape "$1" "$(churn_leaks)" || { fail "with GLIBC_TUNABLES=$t"; return 1; }
+	done
+}
+
 t_verdict_churn() {
 	need_libmtrace || return
-	shape churn "$(churn_leaks)"
+	churn_cases churn
 }
 
 t_verdict_churn_threads() {
 	need_libmtrace || return
-	shape churn-threads "$(churn_leaks)"
+	churn_cases churn-threads
 }
 
 # A helper's frame, dead before exit() or before main() returns, held

@@ -79,10 +79,34 @@ static void churn(unsigned seed)
         free(slot[i]);
 }
 
+/* The threads' churn also trades blocks: a block one thread allocated is
+ * often freed or grown by another (into the other's arena's bins). */
+static void *shared_slot[SLOTS];
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void trade(unsigned seed)
+{
+    for (int r = 0; r < CHURN_ROUNDS / 4; r++) {
+        unsigned i = next_rand(&seed) % SLOTS;
+        size_t n = 16 + next_rand(&seed) % 4000;
+        pthread_mutex_lock(&shared_lock);
+        if (shared_slot[i] == NULL)
+            shared_slot[i] = alloc_unwritten(n);
+        else if (next_rand(&seed) % 3 == 0)
+            shared_slot[i] = realloc(shared_slot[i], n);
+        else {
+            free(shared_slot[i]);
+            shared_slot[i] = NULL;
+        }
+        pthread_mutex_unlock(&shared_lock);
+    }
+}
+
 static void *churner(void *arg)
 {
     long id = (long)arg;
     churn((unsigned)id + 1);
+    trade((unsigned)id + 100);
     kept[id] = alloc_unwritten(500);
     alloc_unwritten(1000 + (size_t)id); /* definitely lost */
     return NULL;
@@ -95,12 +119,16 @@ __attribute__((noinline)) static void case_churn_threads(void)
         pthread_create(&t[i], NULL, churner, (void *)i);
     for (int i = 0; i < 8; i++)
         pthread_join(t[i], NULL);
+    for (int i = 0; i < SLOTS; i++)
+        free(shared_slot[i]);
 }
 
 __attribute__((noinline)) static void case_churn(void)
 {
     for (long i = 0; i < 8; i++)
         churner((void *)i);
+    for (int i = 0; i < SLOTS; i++)
+        free(shared_slot[i]);
 }
 
 /* ---- dead frames ----------------------------------------------------------- */
