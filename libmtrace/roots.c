@@ -337,22 +337,28 @@ static void add_live_stack(struct build *b, const struct blockset *bs,
     exclude(b, m->lo, lo);
 }
 
-/* A thread stopped in a system call (its instruction pointer right after
- * a "syscall" instruction) has nothing live below its stack pointer: the
- * red zone is a leaf function's, and a function that makes a system call
- * and keeps a heap pointer only there, across it, is not to be found.
- * What lies there is stale (a blocked thread's last calls), and it kept
- * leaks still reachable.  LeakSanitizer never scans the red zone. */
+/* Whether the two bytes at A are a "syscall" instruction. */
+static int syscall_insn_at(const struct build *b, uintptr_t a)
+{
+    const struct map_info *m = find_map(b->r, a);
+    return m && (m->flags & MAPF_EXEC) && a + 2 <= m->hi &&
+           ((const unsigned char *)a)[0] == 0x0f &&
+           ((const unsigned char *)a)[1] == 0x05;
+}
+
+/* A thread stopped in a system call has nothing live below its stack
+ * pointer: the red zone is a leaf function's, and a function that makes a
+ * system call and keeps a heap pointer only there, across it, is not to
+ * be found.  What lies there is stale (a blocked thread's last calls), and
+ * it kept leaks still reachable.  LeakSanitizer never scans the red zone.
+ * The instruction pointer is right after the "syscall" instruction, or on
+ * it when the kernel set the call up to be restarted. */
 static uintptr_t red_zone_of(const struct build *b,
                              const struct stopped_thread *t)
 {
     uintptr_t ip = t->regs[REG_RIP];
-    const struct map_info *m = find_map(b->r, ip - 2);
-    if (m && (m->flags & MAPF_EXEC) && ip <= m->hi &&
-        ((const unsigned char *)ip)[-2] == 0x0f &&
-        ((const unsigned char *)ip)[-1] == 0x05)
-        return 0;
-    return RED_ZONE;
+    return syscall_insn_at(b, ip - 2) || syscall_insn_at(b, ip) ? 0
+                                                                 : RED_ZONE;
 }
 
 static void add_thread(struct build *b, const struct roots_plan *p,

@@ -552,7 +552,10 @@ int scan_run(struct scan_result *res, const char *trigger)
     size_t nregs = 6;
     if (exit_sp > sp && exit_sp - sp < (1u << 20)) {
         sp = exit_sp;
-        nregs = 0; /* the program's are saved above the exit point */
+        /* Not the exit path's registers: the program's caller never
+         * returns, and our own _exit() saved its caller's in its frame,
+         * above the exit point. */
+        nregs = 0;
     } else if (entry_frame > sp && entry_frame - sp < (1u << 20)) {
         sp = entry_frame - SCAN_ENTRY_SAVES;
     }

@@ -22,6 +22,7 @@ Suite *ehframe_suite(void);
 Suite *cfa_suite(void);
 Suite *sampler_suite(void);
 Suite *mark_suite(void);
+Suite *chunkwords_suite(void);
 Suite *suppress_suite(void);
 Suite *elfsyms_suite(void);
 Suite *dynsyms_suite(void);
