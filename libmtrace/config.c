@@ -137,6 +137,21 @@ static void warn_token(config_warn_fn warn, const char *what, const char *tok,
         warn(msg);
 }
 
+/* "value out of range (LO-HI) in option", in a buffer of its own (the
+ * message is used before the next option is read). */
+static const char *range_problem(const struct config_option *o)
+{
+    static char msg[96];
+    char *p = msg;
+    static const char head[] = "value out of range (", tail[] = ") in option";
+    memcpy(p, head, sizeof head - 1);
+    p = fmt_dec(p + sizeof head - 1, (uint64_t)o->lo);
+    *p++ = '-';
+    p = fmt_dec(p, (uint64_t)o->hi);
+    memcpy(p, tail, sizeof tail);
+    return msg;
+}
+
 /* The value VAL of option O into C; returns the problem, or NULL. */
 static const char *set_value(struct config *c, const struct config_option *o,
                              const char *val, size_t len)
@@ -149,13 +164,19 @@ static const char *set_value(struct config *c, const struct config_option *o,
         *(int *)field = 1;
         return NULL;
     case CONFIG_NUMBER: {
-        long v = val ? parse_decimal(val, len) : -1;
+        if (val == NULL || len == 0)
+            return "no value given: option";
+        long v = parse_decimal(val, len);
+        if (v < 0)
+            return "not a whole number (digits only): option";
         if (v < o->lo || v > o->hi)
-            return "value out of range in option";
+            return range_problem(o);
         *(long *)field = v;
         return NULL;
     }
     case CONFIG_CHOICE:
+        if (val == NULL || len == 0)
+            return "no value given: option";
         for (int i = 0; val && o->choices[i]; i++)
             if (token_is(val, len, o->choices[i])) {
                 *(int *)field = i;
@@ -163,7 +184,9 @@ static const char *set_value(struct config *c, const struct config_option *o,
             }
         return "unknown value in option";
     case CONFIG_SIGNAL: {
-        int sig = val ? config_signal_number(val, len) : 0;
+        if (val == NULL || len == 0)
+            return "no value given: option";
+        int sig = config_signal_number(val, len);
         if (sig == CONFIG_SIGNAL_UNUSABLE)
             return "signal cannot be caught or is raised by faults, option";
         if (sig == 0)
@@ -172,15 +195,21 @@ static const char *set_value(struct config *c, const struct config_option *o,
         return NULL;
     }
     case CONFIG_SIZE: {
-        long v = val ? parse_bytes(val, len) : -1;
+        if (val == NULL || len == 0)
+            return "no value given: option";
+        long v = parse_bytes(val, len);
+        if (v < 0)
+            return "not a size (512k, 1m, 4096): option";
         if (v < o->lo || v > o->hi)
-            return "size out of range (512k, 1m, 4096) in option";
+            return range_problem(o);
         *(long *)field = v;
         return NULL;
     }
     case CONFIG_TEXT:
-        if (val == NULL || len == 0 || len >= CONFIG_TEXT_MAX)
-            return "empty or too long value in option";
+        if (val == NULL || len == 0)
+            return "no value given: option";
+        if (len >= CONFIG_TEXT_MAX)
+            return "value too long in option";
         memcpy(field, val, len);
         ((char *)field)[len] = '\0';
         return NULL;

@@ -20,9 +20,11 @@ static void range_text(const struct config_option *o, char *buf, size_t n,
     char def[64];
     config_default_text(o, def, sizeof def);
     buf[0] = '\0';
-    if (o->kind == CONFIG_NUMBER)
+    if (o->kind == CONFIG_NUMBER && *def)
         snprintf(buf, n, " (%ld%s%ld, default %s)", o->lo, man ? "\\(en" : "–",
                  o->hi, def);
+    else if (o->kind == CONFIG_NUMBER) /* the help says what the default is */
+        snprintf(buf, n, " (%ld%s%ld)", o->lo, man ? "\\(en" : "–", o->hi);
     else if (o->kind == CONFIG_CHOICE) {
         size_t len = (size_t)snprintf(buf, n, " (%s: ", o->arg);
         for (int i = 0; o->choices[i] && len < n; i++)

@@ -141,6 +141,35 @@ START_TEST(depth_bounds)
 }
 END_TEST
 
+/* Each mistake is named for what it is: an empty value, a value that is
+ * no number or size, a number out of its range (which is given). */
+START_TEST(messages_say_what_is_wrong)
+{
+    static const struct {
+        const char *text, *says;
+    } cases[] = {
+        { "depth=", "no value given" },
+        { "depth=abc", "not a whole number" },
+        { "depth=999", "out of range (1-256)" },
+        { "seed=x", "not a whole number" },
+        { "sample=", "no value given" },
+        { "sample=lots", "not a size" },
+        { "signal=", "no value given" },
+        { "unwind=", "no value given" },
+        { "report=", "no value given" },
+        { "compress=", "no value given" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ck_assert_int_eq(parse(cases[i].text), 1);
+        ck_assert_msg(strstr(last_warning, cases[i].says) != NULL,
+                      "%s: '%s' does not say '%s'", cases[i].text,
+                      last_warning, cases[i].says);
+        ck_assert_msg(strstr(last_warning, cases[i].text) != NULL,
+                      "'%s' does not name the option", last_warning);
+    }
+}
+END_TEST
+
 START_TEST(unwind_names)
 {
     ck_assert_int_eq(parse("unwind=fp"), 0);
@@ -336,6 +365,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, each_option);
     tcase_add_test(tc, combination_and_empty_items);
     tcase_add_test(tc, depth_bounds);
+    tcase_add_test(tc, messages_say_what_is_wrong);
     tcase_add_test(tc, unwind_names);
     tcase_add_test(tc, signal_names);
     tcase_add_test(tc, signal_number_slices);
