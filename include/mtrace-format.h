@@ -68,6 +68,11 @@
  * estimates, never exact leaks. */
 #define MTF_KEY_SAMPLE "sample"
 
+/* "#v ... untraced=valgrind-TOOL": the program ran under a valgrind tool
+ * whose allocator replaced libmtrace's wrappers (libmtrace/valgrind.c):
+ * nothing was traced, and a reader must not call the log leak-free. */
+#define MTF_KEY_UNTRACED "untraced"
+
 /* A frame outside every known module is written with this module field. */
 #define MTF_NO_MODULE "-"
 

@@ -21,6 +21,7 @@
 #include "tracelog.h"
 #include "tracer.h"
 #include "unwind.h"
+#include "valgrind.h"
 #include "writer.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -136,6 +137,21 @@ static void flush_at_quick_exit(void)
     end_log(MTF_END_EXIT);
 }
 
+/* Under a valgrind tool that replaces the allocator nothing reaches our
+ * wrappers (valgrind.c): said on stderr, and in the log, which is opened
+ * for it (its header carries untraced=). */
+static void say_if_untraced(void)
+{
+    const char *tool = valgrind_allocator();
+    if (tool == NULL)
+        return;
+    diag("valgrind's allocator (its tool '", tool,
+         "') replaces libmtrace's: nothing is traced in this process; run "
+         "it without valgrind, or under valgrind --tool=none", NULL);
+    tracelog_note("not traced: valgrind's ", tool,
+                  " replaces malloc and free in this process");
+}
+
 static void start_collection(void)
 {
     GUARD_SCOPE(entered);
@@ -160,6 +176,7 @@ static void start_collection(void)
         if (mt_config.reach && !mt_sample_rate)
             heapwalk_snapshot(); /* the blocks live before we collect */
         tracer_start();
+        say_if_untraced();
         report_watch_signal(mt_config.signal);
         sigtramp_watch_fatal();
     }

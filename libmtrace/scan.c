@@ -15,6 +15,7 @@
 #include "stopworld.h"
 #include "suppress.h"
 #include "tracelog.h"
+#include "valgrind.h"
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -499,21 +500,15 @@ static void save_registers(uintptr_t *r)
 
 /* Valgrind runs the program on a synthetic CPU in its own process: its
  * tool's memory is mapped there, listed in /proc/self/maps like any
- * writable mapping, and a client's read of it is a SIGSEGV it delivers.
- * Valgrind always preloads its vgpreload_core into the program. */
+ * writable mapping, and a client's read of it is a SIGSEGV it delivers
+ * (valgrind.h). */
 static int under_valgrind;
-
-static int valgrind_preloaded(void)
-{
-    const char *preload = getenv("LD_PRELOAD");
-    return preload && strstr(preload, "/vgpreload_core-") != NULL;
-}
 
 void scan_init(void)
 {
     roots_init();
     find_loader();
-    under_valgrind = valgrind_preloaded();
+    under_valgrind = valgrind_running();
     const char *dbg = getenv("MTRACE_SCAN_DEBUG");
     debug_roots = dbg && *dbg == '1';
     debug_times = dbg && *dbg == 't';
@@ -533,7 +528,7 @@ int scan_run(struct scan_result *res, const char *trigger)
     }
     if (under_valgrind) {
         static int said;
-        if (!said++)
+        if (!said++ && !valgrind_allocator()) /* else said when it started */
             diag("no reachability verdicts under valgrind (its own memory "
                  "is mapped in the process and cannot be read): every "
                  "unfreed block is listed", NULL);

@@ -19,6 +19,7 @@
 #include "threadlog.h"
 #include "timestamp.h"
 #include "unwind.h"
+#include "valgrind.h"
 #include "writer.h"
 #include "zstdlog.h"
 #include <errno.h>
@@ -144,6 +145,11 @@ static void write_header(struct writer *w)
     if (mt_sample_rate) {
         writer_puts(w, " " MTF_KEY_SAMPLE "=");
         writer_dec(w, mt_sample_rate);
+    }
+    const char *tool = valgrind_allocator();
+    if (tool) {
+        writer_puts(w, " " MTF_KEY_UNTRACED "=valgrind-");
+        writer_puts(w, tool);
     }
     if (log_state.forked_from) {
         writer_puts(w, " forked-from=");
