@@ -25,7 +25,9 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
 #define CONFIG_OPTIONS(X)                                                      \
     X(mtraceinit, FLAG, 0, 0, 0, NULL, "",                                     \
       "start collecting when the library loads, without any mtrace() "         \
-      "call; a final report is written at exit")                               \
+      "call; the verdicts at exit go into the log, and a final report is "     \
+      "written when there is no log or reports were asked for (report=, "      \
+      "signal=)")                                                              \
     X(depth, NUMBER, MTF_DEFAULT_DEPTH, 1, MTF_MAX_DEPTH, NULL, "N",           \
       "frames kept per stack")                                                 \
     X(classic, FLAG, 0, 0, 0, NULL, "",                                        \

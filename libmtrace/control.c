@@ -88,13 +88,23 @@ static void read_trace_path(void)
 /* As glibc's mtrace does at exit: let libc and libstdc++ free what they
  * keep for the process's lifetime, so it is not reported as leaked; then
  * write out the log. */
-/* The verdicts of a process that ends: a report with mtraceinit, else
- * the log's records.  The caller has set where the scan of this thread's
- * stack starts (SCAN_ENTRY, scan_set_exit_sp). */
+/* With mtraceinit, a report at exit when the user asked for reports
+ * (report=, signal=) or when there is no log to hold the verdicts: a
+ * wrapper, a shell script or a shim that runs under mtraceinit with a
+ * log leaves no report file per process. */
+static int report_at_exit(void)
+{
+    return mt_config.mtraceinit &&
+           (mt_config.report[0] || mt_config.signal || !tracelog_logging());
+}
+
+/* The verdicts of a process that ends: a report (above), else the log's
+ * records.  The caller has set where the scan of this thread's stack
+ * starts (SCAN_ENTRY, scan_set_exit_sp). */
 static void verdicts_at_end(void)
 {
     GUARD_SCOPE(entered);
-    if (entered && tracer_active() && mt_config.mtraceinit)
+    if (entered && tracer_active() && report_at_exit())
         report_write("exit", NULL);
     else if (entered && tracer_active() && tracelog_logging())
         report_verdicts("exit"); /* the log still gets its verdicts */

@@ -33,7 +33,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 ALL_TESTS=(
 	# tests-leaks.sh
 	static static-O0 static-nopie strdup template template-mtraceinit
-	cxx-demangle mtraceinit libc-internals setenv exit-return exit-exit
+	cxx-demangle mtraceinit mtraceinit-no-reports libc-internals setenv exit-return exit-exit
 	exit-_exit exit-_Exit exit-quick exit-frees muntrace restart
 	signal-stack signal-exit stacks odd-stacks async-unwind jit
 	small-stack long-names long-paths dlopen dlopen-copy dlopen-deepbind reload

@@ -90,6 +90,29 @@ t_mtraceinit() {
 	fi
 }
 
+# A shell script under mtraceinit with a log: every process (the shell,
+# its commands) logs, and none leaves a report file unless reports were
+# asked for (report=); without a log, the exit report is the output.
+t_mtraceinit_no_reports() {
+	need_libmtrace || return
+	limited env MEMLEAK_CONFIG=mtraceinit MALLOC_TRACE="$T/log" LD_PRELOAD="$LIB" \
+		sh -c "'$BUILD/mtraceinit' >/dev/null; cat /dev/null" >out 2>err ||
+		{ fail "exit status $?: $(cat err)"; return 1; }
+	[ "$(ls log* | wc -l)" -ge 3 ] || { fail "not every process logged: $(ls)"; return 1; }
+	[ -z "$(ls ./*.memlog 2>/dev/null)" ] || { fail "report files: $(ls ./*.memlog)"; return 1; }
+	local f
+	for f in log*; do
+		grep -q '^#C scan ' "$f" || { fail "$f: no verdicts"; return 1; }
+	done
+	limited env MEMLEAK_CONFIG=mtraceinit,report=rep.%p LD_PRELOAD="$LIB" \
+		"$BUILD/mtraceinit" >/dev/null 2>err || { fail "report=: $(cat err)"; return 1; }
+	[ -n "$(ls rep.* 2>/dev/null)" ] || { fail "report= asked, no report"; return 1; }
+	mkdir nolog && cd nolog || return 1
+	limited env MEMLEAK_CONFIG=mtraceinit LD_PRELOAD="$LIB" "$BUILD/mtraceinit" >/dev/null 2>err ||
+		{ fail "no log: $(cat err)"; return 1; }
+	[ -n "$(ls ./*.memlog 2>/dev/null)" ] || { fail "no log and no exit report"; return 1; }
+}
+
 # The program sets MALLOC_TRACE itself just before mtrace().
 t_setenv() {
 	limited env LD_PRELOAD="$LIB" "$BUILD/setenv_trace" "$T/log" >out 2>err ||
