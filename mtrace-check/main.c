@@ -14,6 +14,7 @@
 #include "options.h"
 #include "outputs.h"
 #include "replay.h"
+#include "siblings.h"
 #include "source.h"
 #include "stackview.h"
 #include "symbolizer.h"
@@ -198,11 +199,18 @@ int main(int argc, char **argv)
             return EXIT_TROUBLE;
         }
     }
+    /* A wrapper's log named for the program: the program's own sibling. */
+    char *sibling = opt.noperands - skip == 1
+                        ? sibling_for_binary(opt.operands[skip], binary)
+                        : NULL;
+    if (sibling)
+        opt.operands[skip] = sibling;
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();
     view_init(binary);
     int status = check_logs(opt.operands + skip, opt.noperands - skip, &opt,
                             binary);
+    free(sibling);
     sym_stop();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         diag(NULL, 0, "error writing the report: %s", strerror(errno));

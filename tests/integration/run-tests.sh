@@ -46,6 +46,7 @@ ALL_TESTS=(
 	fork-classic fork-threads fork-dlopen fork-dlopen-held daemon exec-fork exec-vfork
 	exec-fork-closefds exec-vfork-closefds exec-system exec-self
 	exec-threads exec-busy exec-fails fork-exec-twice fork-exec-timeout setuid
+	wrapper-logs
 	# tests-io.sh
 	stdout-log devfull fsize-limit unwritable reader-quits eintr
 	eintr-open closefds fifo-no-reader

@@ -363,3 +363,25 @@ is_secure() {
 		cp /usr/bin/id ./id-probe && chown nobody ./id-probe && chmod 4755 ./id-probe &&
 		[ "$(./id-probe -u)" != "$(id -u)" ]
 }
+
+# A wrapper (timeout, a shell script) traced from its start takes the
+# plain log name, the program writes LOG.PID: mtrace-check BINARY LOG
+# checks the program's log, and says so.
+t_wrapper_logs() {
+	need_libmtrace || return
+	local w st
+	printf '#!/bin/sh\n"$@"\n' >wrap.sh
+	chmod +x wrap.sh
+	for w in "timeout 60" ./wrap.sh; do
+		rm -f trace.log* ./*.memlog
+		limited env MEMLEAK_CONFIG=mtraceinit MALLOC_TRACE="$T/trace.log" LD_PRELOAD="$LIB" \
+			$w "$BUILD/verdicts" global >out 2>err || { fail "$w: status $?: $(cat err)"; return 1; }
+		"$MTRACE_CHECK" "$BUILD/verdicts" trace.log >report 2>err
+		st=$?
+		[ $st -eq 1 ] || { fail "$w: status $st"; cat report err; return 1; }
+		grep -q '^1,003 bytes in 1 blocks are definitely lost' report ||
+			{ fail "$w: the program's leak is not reported"; cat report err; return 1; }
+		grep -q "the log of .*, not of $BUILD/verdicts: checking trace.log.[0-9]* instead" err ||
+			{ fail "$w: not said: $(cat err)"; return 1; }
+	done
+}
