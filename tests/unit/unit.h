@@ -21,6 +21,19 @@ Suite *modmap_suite(void);
 Suite *ehframe_suite(void);
 Suite *cfa_suite(void);
 Suite *sampler_suite(void);
+/* UT_SANITIZED: the runner is built with ASan or TSan (make sanitize),
+ * whose malloc is not glibc's. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UT_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UT_SANITIZED 1
+#endif
+#endif
+#ifndef UT_SANITIZED
+#define UT_SANITIZED 0
+#endif
+
 Suite *mark_suite(void);
 Suite *chunkwords_suite(void);
 Suite *suppress_suite(void);

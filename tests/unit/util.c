@@ -193,14 +193,7 @@ __attribute__((noinline)) int ut_probe_c(int x)
  * in a sanitized runner malloc is the sanitizer's, and glibc's free would
  * be handed a block it never made.  This definition wins for the core
  * objects linked into the runner. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define UT_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define UT_SANITIZED 1
-#endif
-#endif
-#ifdef UT_SANITIZED
+#if UT_SANITIZED
 void __libc_free(void *p);
 void __libc_free(void *p)
 {
