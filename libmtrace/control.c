@@ -92,6 +92,8 @@ static void release_and_flush_at_exit(void *unused)
     SCAN_ENTRY();
     {
         GUARD_SCOPE(entered);
+        if (entered) /* the signal's reports first: they were asked before */
+            report_write_asked();
         if (entered && tracer_active() && mt_config.mtraceinit)
             report_write("exit", NULL); /* before freeres: the program's */
         else if (entered && tracer_active() && tracelog_logging())
