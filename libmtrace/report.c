@@ -547,6 +547,9 @@ static void on_report_signal(int sig)
 {
     (void)sig;
     int saved = errno;
+    /* Ours, whether the trampoline runs it or the kernel does (a handler
+     * set before sigtramp's table was: mtraceinit's constructor). */
+    sigdefer_count_ours();
     atomic_fetch_add(&reports_asked, 1);
     sem_post(&report_wanted); /* async-signal-safe; the thread does the rest */
     errno = saved;

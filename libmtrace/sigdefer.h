@@ -35,8 +35,8 @@ static inline void sigdefer_count_program(void)
     __atomic_fetch_add(&mt_signals_program, 1, __ATOMIC_RELAXED);
 }
 
-/* The report signal's handler (report.c): the trampoline counts its
- * deliveries as ours, not the program's. */
+/* The report signal's handler (report.c), which counts its deliveries
+ * as ours: the trampoline does not count them as the program's. */
 void sigdefer_set_own_handler(void (*handler)(int));
 int sigdefer_is_own_handler(void (*handler)(int));
 

@@ -201,12 +201,12 @@ static void trampoline(int sig, siginfo_t *info, void *uc)
     int flags = atomic_load(&actions[sig].flags);
     /* Before the handler, which may jump away: a blocking call this
      * delivery interrupts must fail with EINTR, as untraced (restart.c),
-     * unless the handler is libmtrace's (the report signal's), or the
-     * program ignores the signal (untraced, it would not interrupt). */
-    if (h == (uintptr_t)SIG_IGN ||
-        sigdefer_is_own_handler((void (*)(int))h))
+     * unless the handler is libmtrace's (the report signal's, which
+     * counts itself), or the program ignores the signal (untraced, it
+     * would not interrupt). */
+    if (h == (uintptr_t)SIG_IGN)
         sigdefer_count_ours();
-    else
+    else if (!sigdefer_is_own_handler((void (*)(int))h))
         sigdefer_count_program();
     if (h == (uintptr_t)SIG_IGN) /* changed as it arrived */
         return;
