@@ -319,7 +319,61 @@ static int wait_again(const struct wait *w, struct seen *s, int saved)
     return r;
 }
 
+/* The slow paths, out of line: a wrapper's own frame stays as small as
+ * libc's (a conservative scan reads the stack of a thread that waits). */
+#define SLOW __attribute__((noinline, cold))
+
+static SLOW int resume_ppoll(struct pollfd *fds, nfds_t nfds,
+                             const struct timespec *deadline,
+                             const sigset_t *mask, struct seen *s, int saved)
+{
+    struct wait w = { .kind = WAIT_PPOLL, .deadline = deadline, .mask = mask,
+                      .fds = fds, .nfds = nfds };
+    return wait_again(&w, s, saved);
+}
+
+static SLOW int resume_pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
+                               const struct timespec *deadline,
+                               const sigset_t *mask, struct seen *s, int saved)
+{
+    struct wait w = { .kind = WAIT_PSELECT, .deadline = deadline,
+                      .mask = mask, .nsel = nfds, .rd = rd, .wr = wr,
+                      .ex = ex };
+    return wait_again(&w, s, saved);
+}
+
+static SLOW int resume_epoll(enum wait_kind kind, int epfd,
+                             struct epoll_event *events, int maxevents,
+                             const struct timespec *deadline,
+                             const sigset_t *mask, struct seen *s, int saved)
+{
+    struct wait w = { .kind = kind, .deadline = deadline, .mask = mask,
+                      .epfd = epfd, .events = events,
+                      .maxevents = maxevents };
+    return wait_again(&w, s, saved);
+}
+
+static SLOW int resume_suspend(const sigset_t *mask, struct seen *s,
+                               int saved)
+{
+    struct wait w = { .kind = WAIT_SUSPEND, .mask = mask };
+    return wait_again(&w, s, saved);
+}
+
 /* ---- sleeps ------------------------------------------------------------------ */
+
+/* The rest of a sleep that only our signals ended, *OUT left of it. */
+static SLOW int sleep_rest(struct timespec *out, struct seen *s, int saved)
+{
+    /* nanosleep measures CLOCK_MONOTONIC: the rest is a ppoll. */
+    struct timespec deadline = after(now(), *out);
+    int r = resume_ppoll(NULL, 0, &deadline, NULL, s, saved);
+    if (r > 0)
+        r = 0;
+    if (r < 0 && errno == EINTR)
+        *out = left_until(&deadline);
+    return r;
+}
 
 /* nanosleep that resumes after our signals.  OUT: the time left (never
  * NULL).  Returns 0, or -1 with errno. */
@@ -333,15 +387,7 @@ static int sleep_resuming(const struct timespec *req, struct timespec *out)
     int r = fn(req, out);
     if (r == 0 || errno != EINTR || !only_ours_since(&s))
         return r;
-    /* nanosleep measures CLOCK_MONOTONIC: the rest is a ppoll. */
-    struct timespec deadline = after(now(), *out);
-    struct wait w = { .kind = WAIT_PPOLL, .deadline = &deadline };
-    r = wait_again(&w, &s, saved);
-    if (r > 0)
-        r = 0;
-    if (r < 0 && errno == EINTR)
-        *out = left_until(&deadline);
-    return r;
+    return sleep_rest(out, &s, saved);
 }
 
 MT_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
@@ -369,6 +415,29 @@ MT_EXPORT unsigned int sleep(unsigned int seconds)
     return 0;
 }
 
+static SLOW int clock_sleep_rest(clock_nanosleep_fn fn, clockid_t clock,
+                                 int flags, const struct timespec *req,
+                                 struct timespec *out, struct seen *s,
+                                 int saved)
+{
+    int r, absolute = flags & TIMER_ABSTIME;
+    if (clock == CLOCK_MONOTONIC || (clock == CLOCK_REALTIME && !absolute)) {
+        /* Measured as ppoll measures: the rest is a ppoll. */
+        struct timespec deadline = absolute ? *req : after(now(), *out);
+        r = resume_ppoll(NULL, 0, &deadline, NULL, s, saved) >= 0 ? 0 : errno;
+        if (r == EINTR && !absolute)
+            *out = left_until(&deadline);
+        errno = saved; /* clock_nanosleep says its error, not in errno */
+        return r;
+    }
+    /* Another clock: the same call again (see the top of the file). */
+    do {
+        struct timespec again = *out;
+        r = fn(clock, flags, absolute ? req : &again, out);
+    } while (r == EINTR && only_ours_since(s));
+    return r;
+}
+
 MT_EXPORT int clock_nanosleep(clockid_t clock, int flags,
                               const struct timespec *req,
                               struct timespec *rem)
@@ -382,23 +451,7 @@ MT_EXPORT int clock_nanosleep(clockid_t clock, int flags,
     int r = fn(clock, flags, req, out);
     if (r != EINTR || !only_ours_since(&s))
         return r;
-    int absolute = flags & TIMER_ABSTIME;
-    if (clock == CLOCK_MONOTONIC || (clock == CLOCK_REALTIME && !absolute)) {
-        /* Measured as ppoll measures: the rest is a ppoll. */
-        struct timespec deadline = absolute ? *req : after(now(), *out);
-        struct wait w = { .kind = WAIT_PPOLL, .deadline = &deadline };
-        r = wait_again(&w, &s, saved) >= 0 ? 0 : errno;
-        if (r == EINTR && !absolute)
-            *out = left_until(&deadline);
-        errno = saved; /* clock_nanosleep says its error, not in errno */
-        return r;
-    }
-    /* Another clock: the same call again (see the top of the file). */
-    do {
-        struct timespec again = *out;
-        r = fn(clock, flags, absolute ? req : &again, out);
-    } while (r == EINTR && only_ours_since(&s));
-    return r;
+    return clock_sleep_rest(fn, clock, flags, req, out, &s, saved);
 }
 
 /* ---- waiting for a signal ------------------------------------------------------ */
@@ -413,8 +466,7 @@ MT_EXPORT int pause(void)
     int r = fn();
     if (errno != EINTR || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_SUSPEND };
-    return wait_again(&w, &s, saved);
+    return resume_suspend(NULL, &s, saved);
 }
 
 MT_EXPORT int sigsuspend(const sigset_t *mask)
@@ -427,8 +479,7 @@ MT_EXPORT int sigsuspend(const sigset_t *mask)
     int r = fn(mask);
     if (errno != EINTR || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_SUSPEND, .mask = mask };
-    return wait_again(&w, &s, saved);
+    return resume_suspend(mask, &s, saved);
 }
 
 /* No call waits for a signal with a mask given atomically: the counts are
@@ -494,9 +545,7 @@ MT_EXPORT int poll(struct pollfd *fds, nfds_t nfds, int timeout)
     int r = fn(fds, nfds, timeout);
     if (r >= 0 || errno != EINTR || timeout == 0 || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_PPOLL, .deadline = deadline,
-                      .fds = fds, .nfds = nfds };
-    return wait_again(&w, &s, saved);
+    return resume_ppoll(fds, nfds, deadline, NULL, &s, saved);
 }
 
 /* _FORTIFY_SOURCE's poll. */
@@ -514,9 +563,7 @@ MT_EXPORT int __poll_chk(struct pollfd *fds, nfds_t nfds, int timeout,
     int r = fn(fds, nfds, timeout, fdslen);
     if (r >= 0 || errno != EINTR || timeout == 0 || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_PPOLL, .deadline = deadline,
-                      .fds = fds, .nfds = nfds };
-    return wait_again(&w, &s, saved);
+    return resume_ppoll(fds, nfds, deadline, NULL, &s, saved);
 }
 
 MT_EXPORT int ppoll(struct pollfd *fds, nfds_t nfds,
@@ -534,9 +581,7 @@ MT_EXPORT int ppoll(struct pollfd *fds, nfds_t nfds,
     int r = fn(fds, nfds, timeout, mask);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_PPOLL, .deadline = deadline,
-                      .mask = mask, .fds = fds, .nfds = nfds };
-    return wait_again(&w, &s, saved);
+    return resume_ppoll(fds, nfds, deadline, mask, &s, saved);
 }
 
 MT_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t nfds,
@@ -554,9 +599,7 @@ MT_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t nfds,
     int r = fn(fds, nfds, timeout, mask, fdslen);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_PPOLL, .deadline = deadline,
-                      .mask = mask, .fds = fds, .nfds = nfds };
-    return wait_again(&w, &s, saved);
+    return resume_ppoll(fds, nfds, deadline, mask, &s, saved);
 }
 
 /* Linux's select leaves the time left in *TIMEOUT (glibc's too): the
@@ -578,9 +621,7 @@ MT_EXPORT int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
         d = after(now(), left);
         deadline = &d;
     }
-    struct wait w = { .kind = WAIT_PSELECT, .deadline = deadline,
-                      .nsel = nfds, .rd = rd, .wr = wr, .ex = ex };
-    r = wait_again(&w, &s, saved);
+    r = resume_pselect(nfds, rd, wr, ex, deadline, NULL, &s, saved);
     if (timeout) {
         struct timespec left = left_until(deadline);
         timeout->tv_sec = left.tv_sec;
@@ -603,9 +644,7 @@ MT_EXPORT int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
     int r = fn(nfds, rd, wr, ex, timeout, mask);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_PSELECT, .deadline = deadline, .mask = mask,
-                      .nsel = nfds, .rd = rd, .wr = wr, .ex = ex };
-    return wait_again(&w, &s, saved);
+    return resume_pselect(nfds, rd, wr, ex, deadline, mask, &s, saved);
 }
 
 MT_EXPORT int epoll_wait(int epfd, struct epoll_event *events, int maxevents,
@@ -622,9 +661,8 @@ MT_EXPORT int epoll_wait(int epfd, struct epoll_event *events, int maxevents,
     int r = fn(epfd, events, maxevents, timeout);
     if (r >= 0 || errno != EINTR || timeout == 0 || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_EPOLL, .deadline = deadline, .epfd = epfd,
-                      .events = events, .maxevents = maxevents };
-    return wait_again(&w, &s, saved);
+    return resume_epoll(WAIT_EPOLL, epfd, events, maxevents, deadline, NULL,
+                        &s, saved);
 }
 
 MT_EXPORT int epoll_pwait(int epfd, struct epoll_event *events, int maxevents,
@@ -641,9 +679,8 @@ MT_EXPORT int epoll_pwait(int epfd, struct epoll_event *events, int maxevents,
     int r = fn(epfd, events, maxevents, timeout, mask);
     if (r >= 0 || errno != EINTR || timeout == 0 || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_EPOLL, .deadline = deadline, .mask = mask,
-                      .epfd = epfd, .events = events, .maxevents = maxevents };
-    return wait_again(&w, &s, saved);
+    return resume_epoll(WAIT_EPOLL, epfd, events, maxevents, deadline, mask,
+                        &s, saved);
 }
 
 MT_EXPORT int epoll_pwait2(int epfd, struct epoll_event *events,
@@ -661,7 +698,6 @@ MT_EXPORT int epoll_pwait2(int epfd, struct epoll_event *events,
     int r = fn(epfd, events, maxevents, timeout, mask);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))
         return r;
-    struct wait w = { .kind = WAIT_EPOLL2, .deadline = deadline, .mask = mask,
-                      .epfd = epfd, .events = events, .maxevents = maxevents };
-    return wait_again(&w, &s, saved);
+    return resume_epoll(WAIT_EPOLL2, epfd, events, maxevents, deadline, mask,
+                        &s, saved);
 }
