@@ -36,12 +36,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/syscall.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +71,8 @@ enum {
     R_EPOLL_PWAIT2,
     R_SIGTIMEDWAIT,
     R_SIGWAITINFO,
+    R_SEM_TIMEDWAIT,
+    R_SEM_CLOCKWAIT,
     R_COUNT
 };
 
@@ -76,7 +80,8 @@ static const char *const real_names[R_COUNT] = {
     "nanosleep",  "clock_nanosleep", "pause",       "sigsuspend",
     "poll",       "ppoll",           "__poll_chk",  "__ppoll_chk",
     "select",     "pselect",         "epoll_wait",  "epoll_pwait",
-    "epoll_pwait2", "sigtimedwait",  "sigwaitinfo",
+    "epoll_pwait2", "sigtimedwait",  "sigwaitinfo", "sem_timedwait",
+    "sem_clockwait",
 };
 
 static void *real_fns[R_COUNT];
@@ -128,6 +133,8 @@ typedef int (*epoll_pwait2_fn)(int, struct epoll_event *, int,
 typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *,
                                const struct timespec *);
 typedef int (*sigwaitinfo_fn)(const sigset_t *, siginfo_t *);
+typedef int (*sem_timedwait_fn)(sem_t *, const struct timespec *);
+typedef int (*sem_clockwait_fn)(sem_t *, clockid_t, const struct timespec *);
 
 /* ---- whose signals came ------------------------------------------------------ */
 
@@ -454,6 +461,23 @@ MT_EXPORT int clock_nanosleep(clockid_t clock, int flags,
     return clock_sleep_rest(fn, clock, flags, req, out, &s, saved);
 }
 
+/* C11's, on glibc's clock_nanosleep (CLOCK_REALTIME, relative): 0, -1
+ * when a signal ended it, -2 on an error. */
+MT_EXPORT int thrd_sleep(const struct timespec *duration,
+                         struct timespec *remaining)
+{
+    clock_nanosleep_fn fn = REAL(clock_nanosleep_fn, R_CLOCK_NANOSLEEP);
+    if (fn == NULL)
+        return -2;
+    struct timespec left, *out = remaining ? remaining : &left;
+    struct seen s = seen_now();
+    int saved = errno;
+    int r = fn(CLOCK_REALTIME, 0, duration, out);
+    if (r == EINTR && only_ours_since(&s))
+        r = clock_sleep_rest(fn, CLOCK_REALTIME, 0, duration, out, &s, saved);
+    return r == 0 ? 0 : r == EINTR ? -1 : -2;
+}
+
 /* ---- waiting for a signal ------------------------------------------------------ */
 
 MT_EXPORT int pause(void)
@@ -700,4 +724,40 @@ MT_EXPORT int epoll_pwait2(int epfd, struct epoll_event *events,
         return r;
     return resume_epoll(WAIT_EPOLL2, epfd, events, maxevents, deadline, mask,
                         &s, saved);
+}
+
+/* ---- semaphores ---------------------------------------------------------------- */
+
+/* A futex wait with a timeout ends with EINTR under a handler (glibc's
+ * other timed waits try again themselves; sem_wait is restarted by
+ * SA_RESTART).  The timeout is absolute: the same call again. */
+MT_EXPORT int sem_timedwait(sem_t *sem, const struct timespec *abstime)
+{
+    sem_timedwait_fn fn = REAL(sem_timedwait_fn, R_SEM_TIMEDWAIT);
+    if (fn == NULL)
+        return -1;
+    struct seen s = seen_now();
+    int saved = errno;
+    int r = fn(sem, abstime);
+    while (r < 0 && errno == EINTR && only_ours_since(&s)) {
+        errno = saved;
+        r = fn(sem, abstime);
+    }
+    return r;
+}
+
+MT_EXPORT int sem_clockwait(sem_t *sem, clockid_t clock,
+                            const struct timespec *abstime)
+{
+    sem_clockwait_fn fn = REAL(sem_clockwait_fn, R_SEM_CLOCKWAIT);
+    if (fn == NULL)
+        return -1;
+    struct seen s = seen_now();
+    int saved = errno;
+    int r = fn(sem, clock, abstime);
+    while (r < 0 && errno == EINTR && only_ours_since(&s)) {
+        errno = saved;
+        r = fn(sem, clock, abstime);
+    }
+    return r;
 }
