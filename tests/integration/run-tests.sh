@@ -57,7 +57,8 @@ ALL_TESTS=(
 	restart-sleep restart-usleep restart-nanosleep restart-clock-nanosleep
 	restart-pause restart-sigsuspend restart-poll restart-ppoll restart-select
 	restart-pselect restart-epoll-wait restart-epoll-pwait restart-sigtimedwait
-	restart-sigwaitinfo restart-report-signal report-signal-exit
+	restart-sigwaitinfo restart-thrd-sleep restart-sem-timedwait
+	restart-report-signal report-signal-exit
 	# tests-compress.sh
 	zstd-threads zstd-exit-paths zstd-signals zstd-fork zstd-daemon zstd-exec
 	zstd-exec-fails zstd-exec-self zstd-no-thread zstd-option zstd-classic

@@ -139,6 +139,7 @@ t_restart_sleep() { restart_case sleep; }
 t_restart_usleep() { restart_case usleep; }
 t_restart_nanosleep() { restart_case nanosleep; }
 t_restart_clock_nanosleep() { restart_case clock_nanosleep; }
+t_restart_thrd_sleep() { restart_case thrd_sleep; }
 t_restart_pause() { restart_case pause; }
 t_restart_sigsuspend() { restart_case sigsuspend; }
 t_restart_poll() { restart_case poll; }
@@ -149,6 +150,7 @@ t_restart_epoll_wait() { restart_case epoll_wait; }
 t_restart_epoll_pwait() { restart_case epoll_pwait; }
 t_restart_sigtimedwait() { restart_case sigtimedwait; }
 t_restart_sigwaitinfo() { restart_case sigwaitinfo; }
+t_restart_sem_timedwait() { restart_case sem_timedwait; }
 
 # whole_or_gone FILE PID: FILE is a whole report, or PID has exited.
 whole_or_gone() {

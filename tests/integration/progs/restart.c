@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * restart.c CALL - libmtrace's signals never surface as EINTR (issue 26).
  * A worker blocks in CALL (one of sleep, usleep, nanosleep,
- * clock_nanosleep, pause, sigsuspend, poll, ppoll, select, pselect,
- * epoll_wait, epoll_pwait, sigtimedwait, sigwaitinfo) while main takes
+ * clock_nanosleep, thrd_sleep, pause, sigsuspend, poll, ppoll, select,
+ * pselect, epoll_wait, epoll_pwait, sigtimedwait, sigwaitinfo,
+ * sem_timedwait) while main takes
  * reports with mtrace(): each report stops the worker with libmtrace's
  * signal.  Main waits until the worker sleeps in the call before the
  * first report (its state in /proc), so the reports come during it.
  *
  * Phase 1: the call ends as it would untraced: a timed call times out
- * (sleep returns 0, nanosleep 0, poll 0, sigtimedwait EAGAIN, ...) after
+ * (sleep returns 0, nanosleep 0, poll 0, sigtimedwait EAGAIN,
+ * sem_timedwait ETIMEDOUT, ...) after
  * 2 s; pause and sigsuspend return only on the program's SIGUSR1 (EINTR,
  * its handler ran); sigwaitinfo returns the SIGUSR2 main sends.
  * Phase 2 (every call but pause and sigsuspend): the same call with 60 s,
@@ -23,16 +25,19 @@
 #include <mcheck.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/syscall.h>
+#include <threads.h>
 #include <time.h>
 
 static const char *call;
 static int ready_pipe[2], idle_pipe[2], ep;
+static sem_t never_posted;
 static atomic_int worker_tid, reports_begun, worker_done;
 static volatile sig_atomic_t handled;
 static int failures;
@@ -94,6 +99,15 @@ static long blocking_call(int secs, int *err, long *left)
             *left = rem.tv_sec * 1000 + rem.tv_nsec / 1000000;
         *err = (int)r;
         return r;
+    } else if (is("thrd_sleep")) {
+        r = thrd_sleep(&ts, &rem);
+        if (r != 0)
+            *left = rem.tv_sec * 1000 + rem.tv_nsec / 1000000;
+    } else if (is("sem_timedwait")) {
+        struct timespec abs;
+        clock_gettime(CLOCK_REALTIME, &abs);
+        abs.tv_sec += secs;
+        r = sem_timedwait(&never_posted, &abs);
     } else if (is("pause"))
         r = pause();
     else if (is("sigsuspend"))
@@ -137,7 +151,8 @@ static void *worker(void *arg)
     tell_ready();
     r = blocking_call(2, &err, &left);
     say("phase 1: %s returned %ld, errno %s, handler ran %d times\n", call,
-        r, err == EINTR ? "EINTR" : err == EAGAIN ? "EAGAIN" : err ? "other" : "0",
+        r, err == EINTR ? "EINTR" : err == EAGAIN ? "EAGAIN"
+           : err == ETIMEDOUT ? "ETIMEDOUT" : err ? "other" : "0",
         (int)handled);
     if (atomic_load(&reports_begun) == 0)
         failed("no report started during the call");
@@ -149,6 +164,7 @@ static void *worker(void *arg)
     }
     if (is("sigwaitinfo") ? r != SIGUSR2
         : is("sigtimedwait") ? r != -1 || err != EAGAIN
+        : is("sem_timedwait") ? r != -1 || err != ETIMEDOUT
         : is("clock_nanosleep") ? r != 0
         : r != 0)
         failed("the call did not time out as untraced");
@@ -161,6 +177,7 @@ static void *worker(void *arg)
     tell_ready();
     r = blocking_call(60, &err, &left);
     int interrupted = is("sleep") ? r > 0
+                    : is("thrd_sleep") ? r == -1
                     : is("clock_nanosleep") ? r == EINTR
                     : r == -1 && err == EINTR;
     say("phase 2: %s returned %ld, %s, handler ran %d times, %s\n", call, r,
@@ -170,7 +187,7 @@ static void *worker(void *arg)
     if (!interrupted || handled != 1)
         failed("the program's signal did not interrupt the call");
     if ((is("sleep") || is("nanosleep") || is("clock_nanosleep") ||
-         is("select")) && !(left > 0 && left <= 60000))
+         is("thrd_sleep") || is("select")) && !(left > 0 && left <= 60000))
         failed("the time left is wrong");
     atomic_store(&worker_done, 1);
     return NULL;
@@ -228,6 +245,7 @@ int main(int argc, char **argv)
     if (pipe(ready_pipe) || pipe(idle_pipe))
         return 2;
     ep = epoll_create1(0);
+    sem_init(&never_posted, 0, 0);
     struct epoll_event ev = { .events = EPOLLIN };
     epoll_ctl(ep, EPOLL_CTL_ADD, idle_pipe[0], &ev);
     /* The thread first: glibc keeps its TLS block for the next thread. */
