@@ -3,27 +3,28 @@
  *
  * A scan stops the other threads with a signal (stopworld.h) and the
  * report signal has a handler of ours (report.c); any handler makes the
- * kernel end sleep, nanosleep, clock_nanosleep, usleep, pause,
- * sigsuspend, poll, ppoll, select, pselect, epoll_wait, epoll_pwait(2),
- * sigtimedwait and sigwaitinfo with EINTR, whatever SA_RESTART says.  So
- * these are wrapped: each calls libc's own function once (one system
- * call, as untraced: nothing else on that path but two thread-local
- * loads, and a clock read before a poll or epoll_wait with a finite
- * timeout), and only when it fails with EINTR looks at the per-thread
- * delivery counts (sigdefer.h): when signals of ours came and none of the
- * program's, the call is made again for the time that was left (the
- * kernel's remaining time, or an absolute deadline on CLOCK_MONOTONIC).
- * A program's signal ends the call with EINTR as before, its handler run.
+ * kernel end sleep, nanosleep, clock_nanosleep, usleep, thrd_sleep,
+ * pause, sigsuspend, poll, ppoll, select, pselect, epoll_wait,
+ * epoll_pwait(2), sigtimedwait, sigwaitinfo and the timed semaphore
+ * waits with EINTR, whatever SA_RESTART says.  So these are wrapped: each
+ * calls libc's own function once (one system call, as untraced: nothing
+ * else on that path but two thread-local loads, and a clock read, vDSO,
+ * before a poll-like call or sigtimedwait with a finite timeout), and
+ * only when it fails with EINTR looks at the per-thread delivery counts
+ * (sigdefer.h): when signals of ours came and none of the program's, the
+ * call is made again for the time that was left (the kernel's remaining
+ * time, or an absolute deadline on CLOCK_MONOTONIC).  A program's signal
+ * ends the call with EINTR as before, its handler run.
  *
  * The wait that follows is made with every signal blocked while the
  * counts are checked and the mask given back atomically by the waiting
  * call (ppoll, pselect, epoll_pwait, sigsuspend: the program's mask, or
  * its own mask argument), so a signal of the program's that comes between
- * our signal and the wait still ends it.  sigtimedwait, sigwaitinfo and
- * the sleeps on other clocks have no such call: their counts are checked
- * just before the call, and a program signal in those few instructions
- * leaves the call waiting, as one just before the program's own call
- * would.
+ * our signal and the wait still ends it.  sigtimedwait, sigwaitinfo, the
+ * semaphores and the sleeps on other clocks have no such call: their
+ * counts are checked just before the call, and a program signal in those
+ * few instructions leaves the call waiting, as one just before the
+ * program's own call would.
  *
  * The real functions are libc's (dlsym RTLD_NEXT, resolved when the
  * library loads): cancellation points stay cancellation points.  Code
