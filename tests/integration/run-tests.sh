@@ -55,7 +55,7 @@ ALL_TESTS=(
 	# tests-signals.sh
 	sigjump signal-alloc signal-prof signal-view die-abort die-segv die-term
 	restart-sleep restart-usleep restart-nanosleep restart-clock-nanosleep
-	restart-pause restart-sigsuspend restart-poll restart-ppoll restart-select
+	restart-pause restart-sigsuspend restart-poll restart-poll-chk restart-ppoll restart-select
 	restart-pselect restart-epoll-wait restart-epoll-pwait restart-sigtimedwait
 	restart-sigwaitinfo restart-thrd-sleep restart-sem-timedwait
 	restart-report-signal report-signal-exit

@@ -143,6 +143,7 @@ t_restart_thrd_sleep() { restart_case thrd_sleep; }
 t_restart_pause() { restart_case pause; }
 t_restart_sigsuspend() { restart_case sigsuspend; }
 t_restart_poll() { restart_case poll; }
+t_restart_poll_chk() { restart_case poll_chk; }
 t_restart_ppoll() { restart_case ppoll; }
 t_restart_select() { restart_case select; }
 t_restart_pselect() { restart_case pselect; }

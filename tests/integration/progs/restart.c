@@ -3,7 +3,7 @@
  * A worker blocks in CALL (one of sleep, usleep, nanosleep,
  * clock_nanosleep, thrd_sleep, pause, sigsuspend, poll, ppoll, select,
  * pselect, epoll_wait, epoll_pwait, sigtimedwait, sigwaitinfo,
- * sem_timedwait) while main takes
+ * sem_timedwait, or poll_chk: _FORTIFY_SOURCE's __poll_chk) while main takes
  * reports with mtrace(): each report stops the worker with libmtrace's
  * signal.  Main waits until the worker sleeps in the call before the
  * first report (its state in /proc), so the reports come during it.
@@ -38,6 +38,11 @@
 static const char *call;
 static int ready_pipe[2], idle_pipe[2], ep;
 static sem_t never_posted;
+
+/* What _FORTIFY_SOURCE makes of poll() when it cannot check the size at
+ * compile time (<bits/poll2.h>). */
+extern int __poll_chk(struct pollfd *fds, nfds_t nfds, int timeout,
+                      size_t fdslen);
 static atomic_int worker_tid, reports_begun, worker_done;
 static volatile sig_atomic_t handled;
 static int failures;
@@ -114,6 +119,8 @@ static long blocking_call(int secs, int *err, long *left)
         r = sigsuspend(&none);
     else if (is("poll"))
         r = poll(&pfd, 1, secs * 1000);
+    else if (is("poll_chk"))
+        r = __poll_chk(&pfd, 1, secs * 1000, sizeof pfd);
     else if (is("ppoll"))
         r = ppoll(&pfd, 1, &ts, NULL);
     else if (is("select")) {
