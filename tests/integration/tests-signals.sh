@@ -173,10 +173,9 @@ t_restart_report_signal() {
 	traced log MEMLEAK_CONFIG=mtraceinit,signal=USR2,report=rep.%n \
 		"$BUILD/reportsig" pause >out 2>err &
 	local pid=$! st i
-	wait_for grep -q ready out || { fail "never ready: $(cat out err)"; return 1; }
-	# the traced program is env's child: timeout -> env -> exec'd program
+	wait_for grep -q '^ready ' out || { fail "never ready: $(cat out err)"; return 1; }
 	local prog
-	prog=$(pgrep -n -f "$BUILD/reportsig pause") || { fail "no program: $(cat out err)"; return 1; }
+	prog=$(awk '$1 == "ready" { print $2 }' out)
 	for i in 1 2; do
 		wait_for main_sleeps "$prog" || { fail "never blocked"; return 1; }
 		kill -USR2 "$prog"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * reportsig.c MODE - the report signal (MEMLEAK_CONFIG=signal=USR2) and
  * the program (issue 26).  Run with mtraceinit,signal=USR2.
- *   pause: says "ready", then waits in pause() for its own SIGUSR1 (a
+ *   pause: says "ready PID", then waits in pause() for its own SIGUSR1 (a
  *          handler that counts); report signals meanwhile must not end
  *          the wait.  Prints what pause() returned; status 0 when it
  *          returned -1/EINTR after the handler ran once.
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_usr1;
         sigaction(SIGUSR1, &sa, NULL);
-        say("ready\n");
+        say("ready %d\n", (int)getpid());
         int r = pause();
         int err = errno;
         say("pause returned %d, errno %s, handler ran %d times\n", r,
