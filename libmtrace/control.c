@@ -114,7 +114,14 @@ static void release_and_flush_at_exit(void *unused)
 {
     (void)unused;
     SCAN_ENTRY();
-    scan_set_exit_sp(lastframe_exit_sp(0));
+    uintptr_t exit_sp = lastframe_exit_sp(0);
+    {
+        GUARD_SCOPE(entered);
+        scan_set_exit_sp(exit_sp);
+        if (entered) /* the signal's reports first: they were asked before */
+            report_write_asked();
+    }
+    scan_set_exit_sp(exit_sp);
     verdicts_at_end(); /* before freeres: the program's */
     if (tracer_active()) {
         if (_ZN9__gnu_cxx9__freeresEv)

@@ -19,19 +19,24 @@
 #include "modmap.h"
 #include "sampler.h"
 #include "scan.h"
+#include "sigdefer.h"
 #include "stacktab.h"
 #include "tracelog.h"
 #include "tracer.h"
 #include "writer.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include "spin.h"
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -532,15 +537,41 @@ int report_verdicts(const char *trigger)
 
 /* ---- the signal trigger --------------------------------------------------- */
 
+/* Reports asked for by the signal, taken (by the reporter thread or by
+ * exit), and written.  taken never passes asked, nor done taken. */
 static sem_t report_wanted, reporter_ready;
+static atomic_uint reports_asked, reports_taken, reports_done;
 static int watched_signal;
 
 static void on_report_signal(int sig)
 {
     (void)sig;
     int saved = errno;
+    /* Ours, whether the trampoline runs it or the kernel does (a handler
+     * set before sigtramp's table was: mtraceinit's constructor). */
+    sigdefer_count_ours();
+    atomic_fetch_add(&reports_asked, 1);
     sem_post(&report_wanted); /* async-signal-safe; the thread does the rest */
     errno = saved;
+}
+
+/* Takes one report asked for and not yet taken: 1 when there was one. */
+static int take_asked_report(void)
+{
+    unsigned taken = atomic_load(&reports_taken);
+    while (taken != atomic_load(&reports_asked))
+        if (atomic_compare_exchange_weak(&reports_taken, &taken, taken + 1))
+            return 1;
+    return 0;
+}
+
+static void write_asked_report(void)
+{
+    if (tracer_active())
+        report_write("signal", NULL);
+    atomic_fetch_add(&reports_done, 1);
+    syscall(SYS_futex, &reports_done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL,
+            NULL, 0);
 }
 
 static void *reporter_thread(void *arg)
@@ -552,10 +583,29 @@ static void *reporter_thread(void *arg)
     for (;;) {
         while (sem_wait(&report_wanted) != 0 && errno == EINTR)
             ;
-        if (tracer_active())
-            report_write("signal", NULL);
+        while (take_asked_report())
+            write_asked_report();
     }
     return NULL;
+}
+
+void report_write_asked(void)
+{
+    if (!watched_signal)
+        return;
+    while (take_asked_report())
+        write_asked_report();
+    /* The one the reporter thread is writing, if any. */
+    for (unsigned done; (done = atomic_load(&reports_done)) !=
+                        atomic_load(&reports_taken);)
+        syscall(SYS_futex, &reports_done, FUTEX_WAIT_PRIVATE, done, NULL,
+                NULL, 0);
+}
+
+/* A fork child has no reporter thread: nothing is being written there. */
+static void reports_after_fork_child(void)
+{
+    atomic_store(&reports_done, atomic_load(&reports_taken));
 }
 
 void report_watch_signal(int sig)
@@ -582,6 +632,10 @@ void report_watch_signal(int sig)
     /* Known as ours before any scan can stop it (it blocks every signal). */
     while (sem_wait(&reporter_ready) != 0 && errno == EINTR)
         ;
+    pthread_atfork(NULL, NULL, reports_after_fork_child);
+    /* Its deliveries are ours: a blocking call they interrupt resumes
+     * (restart.c). */
+    sigdefer_set_own_handler(on_report_signal);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_report_signal;

@@ -18,6 +18,10 @@ int report_verdicts(const char *trigger);
 /* Reports on signal SIG: the handler only posts a semaphore; a thread of
  * ours writes the report, so it comes even while the program is idle. */
 void report_watch_signal(int sig);
+/* Before the process exits: writes the reports the signal asked for that
+ * are not written yet, and waits for the one the reporter thread is
+ * writing.  Same conditions as report_write. */
+void report_write_asked(void);
 /* Live bytes and blocks now, summed over the stacks. */
 void report_live(long *bytes, long *blocks);
 

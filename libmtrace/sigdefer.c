@@ -11,6 +11,20 @@
 
 #define DEFER_MAX 8
 __thread int mt_signals_deferred __attribute__((tls_model("initial-exec")));
+__thread unsigned mt_signals_ours __attribute__((tls_model("initial-exec")));
+__thread unsigned mt_signals_program
+    __attribute__((tls_model("initial-exec")));
+static void (*_Atomic own_handler)(int);
+
+void sigdefer_set_own_handler(void (*handler)(int))
+{
+    atomic_store(&own_handler, handler);
+}
+
+int sigdefer_is_own_handler(void (*handler)(int))
+{
+    return handler != NULL && handler == atomic_load(&own_handler);
+}
 static __thread struct {
     int sig[DEFER_MAX];
     siginfo_t info[DEFER_MAX];

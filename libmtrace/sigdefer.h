@@ -15,6 +15,31 @@
 extern __thread int mt_signals_deferred
     __attribute__((tls_model("initial-exec")));
 
+/* Signal deliveries to this thread, counted where their handlers run:
+ * libmtrace's own (the stop signal of a scan, the report signal) and the
+ * program's.  restart.c resumes a blocking call that failed with EINTR
+ * when ours and none of the program's came meanwhile.  Only this thread
+ * (in its handlers, which may nest) changes them. */
+extern __thread unsigned mt_signals_ours
+    __attribute__((tls_model("initial-exec")));
+extern __thread unsigned mt_signals_program
+    __attribute__((tls_model("initial-exec")));
+
+static inline void sigdefer_count_ours(void)
+{
+    __atomic_fetch_add(&mt_signals_ours, 1, __ATOMIC_RELAXED);
+}
+
+static inline void sigdefer_count_program(void)
+{
+    __atomic_fetch_add(&mt_signals_program, 1, __ATOMIC_RELAXED);
+}
+
+/* The report signal's handler (report.c), which counts its deliveries
+ * as ours: the trampoline does not count them as the program's. */
+void sigdefer_set_own_handler(void (*handler)(int));
+int sigdefer_is_own_handler(void (*handler)(int));
+
 /* A fault raised by an instruction, or SIGABRT (abort() raises it again
  * with SIG_DFL right after): these cannot wait. */
 int sigdefer_must_run_now(int sig, const siginfo_t *info);

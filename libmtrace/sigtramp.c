@@ -199,6 +199,15 @@ static void trampoline(int sig, siginfo_t *info, void *uc)
 {
     uintptr_t h = atomic_load(&actions[sig].handler);
     int flags = atomic_load(&actions[sig].flags);
+    /* Before the handler, which may jump away: a blocking call this
+     * delivery interrupts must fail with EINTR, as untraced (restart.c),
+     * unless the handler is libmtrace's (the report signal's, which
+     * counts itself), or the program ignores the signal (untraced, it
+     * would not interrupt). */
+    if (h == (uintptr_t)SIG_IGN)
+        sigdefer_count_ours();
+    else if (!sigdefer_is_own_handler((void (*)(int))h))
+        sigdefer_count_program();
     if (h == (uintptr_t)SIG_IGN) /* changed as it arrived */
         return;
     if (!is_function(h)) {

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "stopworld.h"
 #include "arena.h"
+#include "sigdefer.h"
 #include "sigtramp.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +66,16 @@ static struct stopped_thread *lookup(struct stop_table *t, pid_t tid)
 
 static void pass_on(int sig, siginfo_t *si, void *ctx)
 {
+    /* A SIGURG of the program's with its handler interrupts a blocking
+     * call as untraced; one it leaves at SIG_DFL or SIG_IGN would not
+     * (the interruption is our handler's: restart.c resumes the call). */
+    uintptr_t h = (program_action.sa_flags & SA_SIGINFO)
+                      ? (uintptr_t)program_action.sa_sigaction
+                      : (uintptr_t)program_action.sa_handler;
+    if (h != (uintptr_t)SIG_DFL && h != (uintptr_t)SIG_IGN)
+        sigdefer_count_program();
+    else
+        sigdefer_count_ours();
     if (program_action.sa_flags & SA_SIGINFO) {
         if (program_action.sa_sigaction)
             program_action.sa_sigaction(sig, si, ctx);
@@ -112,6 +123,7 @@ static void on_stop_signal(int sig, siginfo_t *si, void *ctx)
         errno = saved_errno;
         return;
     }
+    sigdefer_count_ours(); /* a blocking call it interrupts resumes */
     save_context(s, ctx);
     unsigned gen = t->gen;
     atomic_store(&s->state, STOP_DONE);

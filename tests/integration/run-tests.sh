@@ -55,6 +55,11 @@ ALL_TESTS=(
 	real-bash real-bash-fds real-gcc real-git real-sort
 	# tests-signals.sh
 	sigjump signal-alloc signal-prof signal-view die-abort die-segv die-term
+	restart-sleep restart-usleep restart-nanosleep restart-clock-nanosleep
+	restart-pause restart-sigsuspend restart-poll restart-poll-chk restart-ppoll restart-select
+	restart-pselect restart-epoll-wait restart-epoll-pwait restart-sigtimedwait
+	restart-sigwaitinfo restart-thrd-sleep restart-sem-timedwait
+	restart-report-signal report-signal-exit
 	# tests-compress.sh
 	zstd-threads zstd-exit-paths zstd-signals zstd-fork zstd-daemon zstd-exec
 	zstd-exec-fails zstd-exec-self zstd-no-thread zstd-option zstd-classic

@@ -108,3 +108,115 @@ die_case() {
 t_die_abort() { need_libmtrace || return; die_case abort 6; }
 t_die_segv() { need_libmtrace || return; die_case segv 11; }
 t_die_term() { need_libmtrace || return; die_case term 15; }
+
+# restart_case CALL: libmtrace's signals never end a blocking call early
+# (libmtrace/restart.c, issue 26).  A worker blocks in CALL while main
+# takes reports with mtrace() (each stops the worker with SIGURG): the
+# call ends as untraced (a timeout returns 0, sleep 0, sigtimedwait
+# EAGAIN; pause only on the program's signal); then the program's own
+# SIGUSR1 ends the same call with EINTR, its handler run, the time left
+# said (progs/restart.c).  Reports are written; the log is consistent.
+restart_case() {
+	need_libmtrace || return
+	local st
+	traced log MEMLEAK_CONFIG=report=rep.%n "$BUILD/restart" "$1" >out 2>err
+	st=$?
+	[ $st -eq 0 ] && [ "$(tail -n1 out)" = ok ] ||
+		{ fail "exit status $st: $(cat out err)"; return 1; }
+	[ ! -s err ] || { fail "stderr: $(cat err)"; return 1; }
+	local n=0 f
+	for f in rep.*; do
+		[ -e "$f" ] || continue
+		[ "$(tail -n1 "$f")" = end ] || { fail "$f is not whole"; return 1; }
+		n=$((n + 1))
+	done
+	# 1 start, 3 (+1 in phase 2) reports, muntrace's
+	[ $n -ge 4 ] || { fail "$n reports written"; return 1; }
+	expect_leaks "$BUILD/restart" log ""
+}
+
+t_restart_sleep() { restart_case sleep; }
+t_restart_usleep() { restart_case usleep; }
+t_restart_nanosleep() { restart_case nanosleep; }
+t_restart_clock_nanosleep() { restart_case clock_nanosleep; }
+t_restart_thrd_sleep() { restart_case thrd_sleep; }
+t_restart_pause() { restart_case pause; }
+t_restart_sigsuspend() { restart_case sigsuspend; }
+t_restart_poll() { restart_case poll; }
+t_restart_poll_chk() { restart_case poll_chk; }
+t_restart_ppoll() { restart_case ppoll; }
+t_restart_select() { restart_case select; }
+t_restart_pselect() { restart_case pselect; }
+t_restart_epoll_wait() { restart_case epoll_wait; }
+t_restart_epoll_pwait() { restart_case epoll_pwait; }
+t_restart_sigtimedwait() { restart_case sigtimedwait; }
+t_restart_sigwaitinfo() { restart_case sigwaitinfo; }
+t_restart_sem_timedwait() { restart_case sem_timedwait; }
+
+# whole_or_gone FILE PID: FILE is a whole report, or PID has exited.
+whole_or_gone() {
+	{ [ -s "$1" ] && [ "$(tail -n1 "$1")" = end ]; } || ! kill -0 "$2" 2>/dev/null
+}
+
+# main_sleeps PID: the process's main thread sleeps in the kernel.
+main_sleeps() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0 # gone: stop waiting
+	[[ ${stat##*) } == S* ]]
+}
+
+# The report signal (signal=USR2) neither ends a program's pause() nor
+# exits it: two reports are written while it waits, then its own SIGUSR1
+# ends the wait with EINTR, its handler run (issue 26).
+t_restart_report_signal() {
+	need_libmtrace || return
+	traced log MEMLEAK_CONFIG=mtraceinit,signal=USR2,report=rep.%n \
+		"$BUILD/reportsig" pause >out 2>err &
+	local pid=$! st i
+	wait_for grep -q '^ready ' out || { fail "never ready: $(cat out err)"; return 1; }
+	local prog
+	prog=$(awk '$1 == "ready" { print $2 }' out)
+	for i in 1 2; do
+		wait_for main_sleeps "$prog" || { fail "never blocked"; return 1; }
+		kill -USR2 "$prog"
+		wait_for whole_or_gone rep.$i "$prog" || { fail "report $i never written"; return 1; }
+		! grep -q 'pause returned' out ||
+			{ wait $pid; fail "pause() returned after report signal $i: $(cat out err)"; return 1; }
+		kill -0 "$prog" 2>/dev/null ||
+			{ wait $pid; fail "the program ended after report signal $i: $(cat out err)"; return 1; }
+	done
+	wait_for main_sleeps "$prog"
+	kill -USR1 "$prog"
+	wait $pid
+	st=$?
+	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
+	grep -qx 'pause returned -1, errno EINTR, handler ran 1 times' out ||
+		{ fail "output: $(cat out)"; return 1; }
+	[ ! -s err ] || { fail "stderr: $(cat err)"; return 1; }
+	for i in 1 2; do
+		[ "$(awk '$1 == "trigger" { print $2 }' rep.$i)" = signal ] || { fail "rep.$i: not the signal's"; return 1; }
+	done
+	[ "$(awk '$1 == "trigger" { print $2 }' rep.3)" = exit ] && [ "$(tail -n1 rep.3)" = end ] ||
+		{ fail "no whole exit report"; return 1; }
+	expect_leaks "$BUILD/reportsig" log "4242"
+}
+
+# Reports asked for by the signal are written before the program exits,
+# even when it exits at once and libmtrace's reporter thread cannot run
+# before (progs/reportsig.c exit: pinned beside it, SCHED_IDLE).
+t_report_signal_exit() {
+	need_libmtrace || return
+	local i
+	traced log MEMLEAK_CONFIG=mtraceinit,signal=USR2,report=rep.%n \
+		"$BUILD/reportsig" exit >out 2>err || { fail "exit status $?: $(cat out err)"; return 1; }
+	[ ! -s out ] && [ ! -s err ] || { fail "output: $(cat out err)"; return 1; }
+	for i in 1 2 3; do
+		[ -s rep.$i ] && [ "$(tail -n1 rep.$i)" = end ] || { fail "rep.$i missing or not whole: $(ls rep.*)"; return 1; }
+	done
+	[ "$(awk '$1 == "trigger" { print $2 }' rep.1)" = signal ] &&
+		[ "$(awk '$1 == "trigger" { print $2 }' rep.2)" = signal ] &&
+		[ "$(awk '$1 == "trigger" { print $2 }' rep.3)" = exit ] ||
+		{ fail "triggers: $(grep -h '^trigger' rep.*)"; return 1; }
+	[ ! -e rep.4 ] || { fail "a report too many"; return 1; }
+	expect_leaks "$BUILD/reportsig" log "4242"
+}
