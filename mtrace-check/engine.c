@@ -181,6 +181,8 @@ void engine_hashed_line(struct engine *e, const char *line, size_t len,
     }
     if (!engine_read_event(f, nf, &ev))
         return;
+    if (!e->is_trace)
+        e->is_trace = engine_traced(&ev);
     char op = ev.op.p[0];
     if (op != '+' && op != '-' && op != '<' && op != '>')
         return; /* "=" marks, "!" failed reallocs, unknown ops */

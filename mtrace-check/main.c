@@ -75,6 +75,40 @@ static int print_if_report(const char *path, int json, int json_entry)
     return EXIT_CLEAN;
 }
 
+/* A plain file that starts as an ELF file does: the program given where
+ * its log should be ("mtrace-check ./prog").  The source's head holds the
+ * first four bytes (source.h). */
+static int is_elf(const struct source *src)
+{
+    return src->format == SRC_PLAIN && src->head_len >= 4 &&
+           memcmp(src->head, "\177ELF", 4) == 0;
+}
+
+/* Why a log without a trace line (engine_traced) is refused. */
+static const char *not_a_trace(const struct engine *e)
+{
+    if (e->nr == 0)
+        return "empty: not an mtrace log (a process killed before its "
+               "first write leaves one)";
+    return "not an mtrace log: no \"= Start\" line and no allocation record";
+}
+
+/* The report of a log read to its end, or why it is not a log. */
+static int check_replayed(const char *log, struct engine *e,
+                          struct outputs *out, int json_entry)
+{
+    if (!e->is_trace && !e->ext.extended) {
+        outputs_drop(out, e);
+        return unreadable(log, json_entry, not_a_trace(e));
+    }
+    outputs_replayed(out);
+    int status = engine_finish(e) ? EXIT_LEAKS : EXIT_CLEAN;
+    logend_warn(log, &e->end, e->ext.extended);
+    if (outputs_end(out, e) != 0)
+        status = EXIT_TROUBLE;
+    return status;
+}
+
 /* Check one log; returns its exit status.  JSON_ENTRY: the log is one of
  * several in a JSON list (an error becomes an entry of its own). */
 static int check_log(const char *log, struct options *opt, const char *binary,
@@ -94,6 +128,12 @@ static int check_log(const char *log, struct options *opt, const char *binary,
         snprintf(why, sizeof why, "cannot open mtrace data file: %s",
                  strerror(err));
         return unreadable(log, json_entry, why);
+    }
+    if (is_elf(&src)) {
+        src_close(&src);
+        return unreadable(log, json_entry,
+                          "an ELF file, not an mtrace log (the log is "
+                          "missing: mtrace-check BINARY LOG)");
     }
     opt->log = log;
     opt->binary = binary;
@@ -129,11 +169,7 @@ static int check_log(const char *log, struct options *opt, const char *binary,
                  "the %s stream stops inside a frame (cut short "
                  "while written)",
                  src_format_name(src.format));
-        outputs_replayed(&out);
-        status = engine_finish(&e) ? EXIT_LEAKS : EXIT_CLEAN;
-        logend_warn(log, &e.end, e.ext.extended);
-        if (outputs_end(&out, &e) != 0)
-            status = EXIT_TROUBLE;
+        status = check_replayed(log, &e, &out, json_entry);
     }
     engine_destroy(&e);
     supp_destroy(&supp);
@@ -183,6 +219,13 @@ int main(int argc, char **argv)
     }
     int skip = first_is_binary(opt.operands, opt.noperands);
     const char *binary = skip ? opt.operands[0] : NULL;
+    struct stat st;
+    /* glibc's checker would go on without it (every caller an address);
+     * a misspelt program name is a mistake to report, not to pass. */
+    if (binary && stat(binary, &st) != 0) {
+        diag(binary, 0, "cannot open BINARY: %s", strerror(errno));
+        return EXIT_TROUBLE;
+    }
     if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
         diag_usage("--html and --folded take one log");
         return EXIT_TROUBLE;

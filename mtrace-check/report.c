@@ -21,13 +21,22 @@ void report_begin(struct report *r, FILE *out, int json, const char *log,
     r->nwarnings = r->nleaks = 0;
     r->sample_rate = 0;
     r->verdicts = 0;
-    if (!json)
+    r->log = log;
+    r->binary = binary;
+    r->begun = 0;
+}
+
+/* The JSON object's head, before its first member is written. */
+static void json_head(struct report *r)
+{
+    if (!r->json || r->begun)
         return;
-    fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", out);
-    json_cstring(out, log);
-    fputs(",\"binary\":", out);
-    json_cstring(out, binary);
-    fputs(",\n\"warnings\":[", out);
+    r->begun = 1;
+    fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", r->out);
+    json_cstring(r->out, r->log);
+    fputs(",\"binary\":", r->out);
+    json_cstring(r->out, r->binary);
+    fputs(",\n\"warnings\":[", r->out);
 }
 
 static const char *kind_name(enum warn_kind k)
@@ -99,6 +108,7 @@ static void json_warning(struct report *r, const struct warning *w)
 
 void report_warning(struct report *r, const struct warning *w)
 {
+    json_head(r);
     if (r->json)
         json_warning(r, w);
     else
@@ -108,6 +118,7 @@ void report_warning(struct report *r, const struct warning *w)
 
 void report_leaks_begin(struct report *r)
 {
+    json_head(r);
     if (r->json)
         fputs("],\n\"leaks\":[", r->out);
 }

@@ -80,6 +80,10 @@ struct report {
     /* The log carries reachability verdicts: the text report shows them
      * (classreport.h) instead of the Perl checker's table and groups. */
     int verdicts;
+    /* JSON: the object's head, printed with its first member, so that a
+     * file that turns out not to be a trace prints nothing (main.c). */
+    const char *log, *binary;
+    int begun;
 };
 
 void report_begin(struct report *r, FILE *out, int json, const char *log,
