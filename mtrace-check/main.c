@@ -144,7 +144,7 @@ static int check_log(const char *log, struct options *opt, const char *binary,
     struct suppressions supp;
     supp_init(&supp);
     for (int i = 0; i < opt->nsupp; i++)
-        supp_load(&supp, opt->supp[i]); /* read once already: main() */
+        supp_load(&supp, opt->supp[i], 0); /* checked: main() */
     struct class_options copts = { opt->show_reachable, opt->fail_on, &supp };
     e.copts = &copts;
     outputs_begin(&out, &e, src.format == SRC_PLAIN ? src.fd : -1);
@@ -233,8 +233,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < opt.nsupp; i++) {
         struct suppressions probe;
         supp_init(&probe);
-        int err = supp_load(&probe, opt.supp[i]);
+        int err = supp_load(&probe, opt.supp[i], 1);
         supp_destroy(&probe);
+        if (err == SUPP_MALFORMED)
+            return EXIT_TROUBLE; /* each line told */
         if (err) {
             diag(opt.supp[i], 0, "cannot read suppressions file: %s",
                  strerror(err));

@@ -288,6 +288,37 @@ expect_status 2 "no arguments"
 expect_status 2 "three arguments" a b c
 expect_status 2 "unknown option" --frobnicate basic-pie.log
 expect_status 0 "--help" --help
+# expect_message DESCRIPTION PATTERN: the last run's stderr has a line
+# matching PATTERN (grep -E).
+expect_message() {
+	if grep -qE "$2" "$OUT/.c.err"; then ok; else
+		bad "$1: no message matching '$2'"; head -5 "$OUT/.c.err"; fi
+}
+for opt in --fail-on= --suppressions= --html= --folded=; do
+	expect_status 2 "empty value: $opt" "$opt" basic-pie.log
+	expect_message "empty value: $opt" "^mtrace-check: ${opt%=} needs a value"
+done
+expect_status 2 "empty value: --suppressions ''" --suppressions '' basic-pie.log
+expect_message "empty value: --suppressions ''" "^mtrace-check: --suppressions needs a value"
+expect_status 2 "--suppressions without a value" basic-pie.log --suppressions
+# Suppressions: "lek:" (a typo) and a line without a type are errors, each
+# named by file:line; another sanitizer's kind is ignored, and said so.
+printf '# comment\n\nleak:main\nlek:foo\n  thread:foo  \njust words\nleak:\nrace:x\n' >"$OUT/bad.supp"
+expect_status 2 "malformed suppressions" --suppressions bad.supp basic-pie basic-pie.log
+expect_message "lek:foo" "^mtrace-check: bad.supp:4: unknown suppression type 'lek'"
+expect_message "thread:foo" "^mtrace-check: bad.supp:5: 'thread:' suppressions are ThreadSanitizer's: ignored"
+expect_message "a line without a type" "^mtrace-check: bad.supp:6: 'just words' is not a suppression"
+expect_message "leak: without a pattern" "^mtrace-check: bad.supp:7: 'leak:' without a pattern"
+expect_message "race:x" "^mtrace-check: bad.supp:8: 'race:' suppressions are ThreadSanitizer's: ignored"
+if [ ! -s "$OUT/.c.out" ]; then ok; else bad "malformed suppressions: a report was printed"; fi
+# Only other sanitizers' kinds: told, and the check goes on as without them.
+printf 'leak:no_such_function\nthread:foo\nsigned-integer-overflow:bar.c\n' >"$OUT/tsan.supp"
+run_both "$OUT" basic-pie basic-pie.log
+cp "$OUT/.c.out" "$OUT/.c.plain"
+expect_status "$(cat "$OUT/.perl.rc")" "other sanitizers' kinds" --suppressions tsan.supp basic-pie basic-pie.log
+expect_message "thread:foo ignored" "^mtrace-check: tsan.supp:2: 'thread:' suppressions are ThreadSanitizer's: ignored"
+expect_message "signed-integer-overflow ignored" "^mtrace-check: tsan.supp:3: 'signed-integer-overflow:' suppressions are UndefinedBehaviorSanitizer's: ignored"
+if cmp -s "$OUT/.c.out" "$OUT/.c.plain"; then ok; else bad "ignored suppression kinds changed the report"; fi
 expect_status 0 "--version" --version
 if [ "$(id -u)" != 0 ]; then
 	cp "$OUT/basic-pie.log" "$OUT/unreadable.log"
