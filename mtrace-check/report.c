@@ -164,8 +164,10 @@ void report_leak(struct report *r, const struct leak *l)
         json_string(out, l->caller);
         fputs(",\"stack\":", out);
         report_json_frames(out, l->frames);
-        if (l->verdict)
-            fprintf(out, ",\"class\":\"%s\"", l->verdict);
+        if (l->verdict) {
+            fprintf(out, ",\"class\":\"%s\",\"suppressed_by\":", l->verdict);
+            json_cstring(out, l->suppressed_by);
+        }
         putc('}', out);
     } else if (!r->verdicts) {
         if (r->nleaks == 0)

@@ -36,6 +36,7 @@ struct warning {
 
 struct leak {
     const char *verdict; /* class name (a log with verdicts), else NULL */
+    const char *suppressed_by; /* with a verdict: the pattern, or NULL */
     struct slice addr;
     uint64_t addr_value;
     uint64_t size;
