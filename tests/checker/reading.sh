@@ -9,6 +9,8 @@
 #     the first operand told apart (ELF binary or log), JSON "logs" list;
 #   - zstd and gzip logs, by magic bytes, from a file and from stdin, the
 #     same report as the plain log; zstdcat into glibc's mtrace works too;
+#   - a frame outside every function symbol's extent is "??" with its
+#     module and offset in text, JSON, folded and HTML output;
 #   - bounded memory: /dev/zero (one endless line) under a timeout, a
 #     1 GiB sparse file, a 4 MiB+ line, and a log of 150 MB, each with its
 #     peak RSS measured and under a hard address-space limit.
@@ -271,6 +273,57 @@ if cmp -s twice.out twicegz.out; then ok; else bad "concatenated gzip members"; 
 "$CHECK" bad.gz >/dev/null 2>bad.err
 st=$?
 if [ $st = 2 ] && grep -q "corrupt gzip" bad.err; then ok; else bad "corrupt gzip: status $st"; fi
+
+echo "== frames outside every function's extent"
+# progs/symcases.S has 8 bytes after plain() (16 bytes) that no symbol
+# covers; without debug information libbfd names them plain all the same.
+# A frame there is "??" with its module and offset in every output; a
+# frame inside plain() keeps its name; the stripped library (dynamic
+# symbols only) loses the local outer() and its nested functions.
+if command -v gcc >/dev/null && command -v readelf >/dev/null; then
+	gcc -c -DPART=1 -o sc1.o "$here/progs/symcases.S" &&
+		gcc -c -DPART=2 -o sc2.o "$here/progs/symcases.S" &&
+		gcc -shared -nostdlib -o symcases.so sc1.o sc2.o &&
+		strip -o symcases-stripped.so symcases.so
+	sym() { readelf -sW symcases.so | awk -v n="$1" '$8 == n { print $2; exit }'; }
+	plain=$((16#$(sym plain))) outer=$((16#$(sym outer)))
+	# Return addresses: each frame is looked up one byte before.
+	ret_gap=$(printf '0x%x' $((plain + 16 + 1))) ret_in=$(printf '0x%x' $((plain + 4 + 1)))
+	ret_outer=$(printf '0x%x' $((outer + 8 + 1)))
+	for lib in symcases.so symcases-stripped.so; do
+		{ printf '= Start\n#v 1 pid=7 depth=32 unwinder=fast\n#p /nonexistent/prog\n'
+		  printf '#m 0 0x7f0000000000 - %s\n' "$OUT/$lib"
+		  printf '#s 1 0:%s 0:%s 0:%s\n' "$ret_gap" "$ret_in" "$ret_outer"
+		  printf '@ [0x1] + 0x1000 0x10 s1\n#e exit\n= End\n'; } >gap-$lib.log
+	done
+	"$CHECK" gap-symcases.so.log >gap.out 2>gap.err
+	m="$OUT/symcases.so"
+	if grep -qxF "    #0 ?? at ??:? ($m+$ret_gap)" gap.out &&
+		grep -qxF "    #1 plain at ??:? ($m+$ret_in)" gap.out &&
+		grep -qxF "    #2 outer at part1.c:? ($m+$ret_outer)" gap.out; then ok; else
+		bad "text: a frame past plain()'s end is not ?? (or plain, outer lost)"; cat gap.out; fi
+	"$CHECK" gap-symcases-stripped.so.log >gaps.out 2>/dev/null
+	m="$OUT/symcases-stripped.so"
+	if grep -qxF "    #0 ?? at ??:? ($m+$ret_gap)" gaps.out &&
+		grep -qxF "    #1 plain at ??:? ($m+$ret_in)" gaps.out &&
+		grep -qxF "    #2 ?? at ??:? ($m+$ret_outer)" gaps.out; then ok; else
+		bad "text, stripped: a frame in a local function is not ??"; cat gaps.out; fi
+	"$CHECK" --json gap-symcases.so.log >gap.json 2>/dev/null
+	got=$(json_get gap.json 'join ",", map { ($_->{function} // "null") . "@" . $_->{module} .
+		"+" . $_->{offset} } @{$j->{groups}[0]{frames}}')
+	if [ "$got" = "null@$OUT/symcases.so+$ret_gap,plain@$OUT/symcases.so+$ret_in,outer@$OUT/symcases.so+$ret_outer" ]
+	then ok; else bad "JSON frames: $got"; fi
+	"$CHECK" --folded gap-symcases.so.log >gap.folded 2>/dev/null
+	# Folded frames name an unknown function by the module's file name.
+	if [ "$(cat gap.folded)" = "outer;plain;symcases.so+$ret_gap 16" ]; then ok; else
+		bad "folded: $(cat gap.folded)"; fi
+	"$CHECK" --quiet --html gap.html gap-symcases.so.log >/dev/null 2>&1
+	names=$(perl -MJSON::PP -e 'local $/; my $t = <STDIN>;
+		$t =~ m{id="mtc-data">\n(.*?)\n</script>}s or die; my $d = decode_json($1);
+		print join ",", sort @{$d->{frames}{name}}' <gap.html)
+	if [ "$names" = "outer,plain,symcases.so+$ret_gap" ]; then ok; else
+		bad "HTML frame names: $names"; fi
+fi
 
 echo "== bounded memory"
 # A checker built with AddressSanitizer (scripts/sanitize.sh) reserves
