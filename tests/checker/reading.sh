@@ -11,6 +11,7 @@
 #     same report as the plain log; zstdcat into glibc's mtrace works too;
 #   - a frame outside every function symbol's extent is "??" with its
 #     module and offset in text, JSON, folded and HTML output;
+#   - the documentation names only options and pages that exist;
 #   - bounded memory: /dev/zero (one endless line) under a timeout, a
 #     1 GiB sparse file, a 4 MiB+ line, and a log of 150 MB, each with its
 #     peak RSS measured and under a hard address-space limit.
@@ -386,6 +387,52 @@ if [ -x /usr/bin/time ]; then
 else
 	echo "   (/usr/bin/time missing: memory checks skipped)"
 fi
+
+echo "== the documentation names what exists"
+TOP=$here/../..
+# Every "mtrace-check --OPTION" the Markdown pages and README show is an
+# option mtrace-check --help lists.
+help=$("$CHECK" --help)
+missing=$(cd "$TOP" && grep -ohE 'mtrace-check( [^`]*)? --[a-z][a-z-]*' README.md doc/*.md |
+	grep -oE -- '--[a-z][a-z-]*' | sort -u | while read -r o; do
+		[[ $help == *"$o"* ]] || echo "$o"; done)
+if [ -z "$missing" ]; then ok; else bad "documented options mtrace-check does not have: $missing"; fi
+# Every page of ours that a page names (memleak_*(3), libmtrace(3),
+# mtrace-check(1)) exists in doc/, and make install installs it and make
+# uninstall removes it.
+pages=$(cd "$TOP" && { grep -ohE '^\.BR (memleak_[a-z_]*|libmtrace|mtrace-check) \([0-9]\)' doc/*.[0-9] |
+	sed -E 's/^\.BR ([^ ]*) \(([0-9])\)/\1.\2/'
+	grep -ohE '`(memleak_[a-z_]*|libmtrace|mtrace-check)\([0-9]\)`' README.md doc/*.md |
+	sed -E 's/`([^(]*)\(([0-9])\)`/\1.\2/'; } | sort -u)
+# The recipes of the top Makefile's install and uninstall targets.
+install=$(sed -n '/^install:/,/^$/p' "$TOP/Makefile")
+uninstall=$(sed -n '/^uninstall:/,/^$/p' "$TOP/Makefile")
+for page in $pages; do
+	if [ -e "$TOP/doc/$page" ] && [[ $install == *"doc/$page"* || $install == *"$page "*"man${page##*.}"* ]] &&
+		[[ $uninstall == *"man${page##*.}/$page"* ]]; then ok; else
+		bad "the page $page is named but not in doc/, or not installed and uninstalled"; fi
+done
+[ -n "$pages" ] || bad "no page references found"
+# Every call and macro memleak.h offers (not its helpers, which end in
+# "_") is in the NAME of libmtrace(3) and memleak_report(3).
+api=$(grep -ohE '^(static inline [a-z ]+\*?|#define )(memleak|MEMLEAK)_[A-Za-z_]*[a-zA-Z]\(' "$TOP/include/memleak.h" |
+	grep -oE '(memleak|MEMLEAK)_[A-Za-z_]*[a-zA-Z]' | sort -u)
+for page in libmtrace.3 memleak_report.3; do
+	name=$(sed -n '/^\.SH NAME/,/^\.SH/p' "$TOP/doc/$page" 2>/dev/null)
+	for f in $api; do
+		if [[ $name == *"$f"[,\ ]* ]]; then ok; else bad "$page: $f is not documented"; fi
+	done
+done
+[ "$(echo "$api" | wc -w)" -ge 7 ] || bad "memleak.h: only $(echo $api) found"
+# mtrace-check(1)'s JSON OUTPUT: each schema block has as many closing
+# braces and brackets as opening ones (no stray fragment).
+blocks=$(awk '/^\.SH JSON OUTPUT/ { on = 1; next } /^\.SH/ { on = 0 }
+	on && /^\.nf/ { b++; next } on && /^\.fi/ { next }
+	on && b { gsub(/[^][{}]/, ""); o[b] = o[b] $0 }
+	END { for (i = 1; i <= b; i++) {
+		t = o[i]; c = gsub(/{/, "", t) - gsub(/}/, "", t); s = gsub(/\[/, "", t) - gsub(/\]/, "", t)
+		if (c || s) print "block " i ": braces " c ", brackets " s } }' "$TOP/doc/mtrace-check.1")
+if [ -z "$blocks" ]; then ok; else bad "mtrace-check(1) JSON OUTPUT is unbalanced: $blocks"; fi
 
 echo "checker reading: $pass passed, $failures failed"
 [ "$failures" = 0 ]
