@@ -222,6 +222,10 @@ int main(int argc, char **argv)
     struct stat st;
     /* glibc's checker would go on without it (every caller an address);
      * a misspelt program name is a mistake to report, not to pass. */
+    if (binary && *binary == '\0') {
+        diag_usage("an empty BINARY operand");
+        return EXIT_TROUBLE;
+    }
     if (binary && stat(binary, &st) != 0) {
         diag(binary, 0, "cannot open BINARY: %s", strerror(errno));
         return EXIT_TROUBLE;

@@ -283,6 +283,10 @@ echo "== a BINARY that does not exist"
 expect_status 2 "a missing BINARY" ./nonexistent basic-pie.log
 if grep -q "^mtrace-check: ./nonexistent: " "$OUT/.c.err" && [ ! -s "$OUT/.c.out" ]; then ok; else
 	bad "a missing BINARY: no message naming it"; head -3 "$OUT/.c.err"; fi
+expect_status 2 "a missing BINARY before two logs" ./nonexistent basic-pie.log basic-pie.log
+expect_status 2 "an empty BINARY" '' basic-pie.log
+if grep -q "empty BINARY" "$OUT/.c.err" && [ ! -s "$OUT/.c.out" ]; then ok; else
+	bad "an empty BINARY: no message"; head -3 "$OUT/.c.err"; fi
 expect_status 2 "directory as log" .
 expect_status 2 "no arguments"
 expect_status 2 "three arguments" a b c
