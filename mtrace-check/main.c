@@ -203,6 +203,23 @@ static int check_logs(char *const *logs, int n, struct options *opt,
     return worst;
 }
 
+/* glibc's checker goes on without a BINARY it cannot open (every caller
+ * an address); a misspelt program name is a mistake to report, not to
+ * pass.  Returns 1, or 0 with the message printed. */
+static int binary_exists(const char *binary)
+{
+    struct stat st;
+    if (*binary == '\0') {
+        diag_usage("an empty BINARY operand");
+        return 0;
+    }
+    if (stat(binary, &st) != 0) {
+        diag(binary, 0, "cannot open BINARY: %s", strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
@@ -219,17 +236,8 @@ int main(int argc, char **argv)
     }
     int skip = first_is_binary(opt.operands, opt.noperands);
     const char *binary = skip ? opt.operands[0] : NULL;
-    struct stat st;
-    /* glibc's checker would go on without it (every caller an address);
-     * a misspelt program name is a mistake to report, not to pass. */
-    if (binary && *binary == '\0') {
-        diag_usage("an empty BINARY operand");
+    if (binary && !binary_exists(binary))
         return EXIT_TROUBLE;
-    }
-    if (binary && stat(binary, &st) != 0) {
-        diag(binary, 0, "cannot open BINARY: %s", strerror(errno));
-        return EXIT_TROUBLE;
-    }
     if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
         diag_usage("--html and --folded take one log");
         return EXIT_TROUBLE;
