@@ -55,7 +55,9 @@ static void print_help(void)
         "\n"
         "Exit status: 0 no leaks, 1 leaks, 2 usage or input error (the worst\n"
         "of all logs).  For a log with reachability verdicts, 1 means leaks\n"
-        "of a --fail-on class.\n",
+        "of a --fail-on class.  A file that is not an mtrace log (empty, no\n"
+        "\"= Start\" line nor allocation record, the program given alone) and\n"
+        "a BINARY that does not exist are input errors.\n",
         progname);
 }
 
