@@ -64,14 +64,15 @@ install: all
 	install -m 755 mtrace-check/mtrace-check $(BINDIR)/mtrace-check
 	install -m 644 include/memleak.h include/mtrace-format.h $(INCDIR)/
 	install -m 644 doc/mtrace-check.1 $(MANDIR)/man1/
-	install -m 644 doc/libmtrace.3 $(MANDIR)/man3/
+	install -m 644 doc/libmtrace.3 doc/memleak_report.3 $(MANDIR)/man3/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	    libmtrace/libmtrace.pc.in > $(PCDIR)/libmtrace.pc
 
 uninstall:
 	rm -f $(LIBDIR)/libmtrace.so $(BINDIR)/mtrace-check $(INCDIR)/memleak.h \
 	      $(INCDIR)/mtrace-format.h $(MANDIR)/man1/mtrace-check.1 \
-	      $(MANDIR)/man3/libmtrace.3 $(PCDIR)/libmtrace.pc
+	      $(MANDIR)/man3/libmtrace.3 $(MANDIR)/man3/memleak_report.3 \
+	      $(PCDIR)/libmtrace.pc
 
 clean:
 	rm -rf .build

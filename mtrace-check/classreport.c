@@ -22,7 +22,8 @@ struct loss_record {
 struct class_view {
     struct engine *e;
     const struct class_options *o;
-    uint8_t *cls; /* per block */
+    uint8_t *cls;  /* per block */
+    int *supp_of;  /* per block: its suppression's index, -1: none */
     struct loss_record *rec;
     size_t nrec;
     struct view_frames *views; /* per stack index, built on demand */
@@ -49,7 +50,7 @@ static const struct view_frames *frames_of(struct class_view *cv, int32_t st)
 
 /* Loss records: one per (class, stack). */
 static void group(struct class_view *cv, struct block **blocks, size_t n,
-                  const uint64_t *indirect)
+                  const uint64_t *indirect, size_t *rec_of)
 {
     struct u64map index;
     u64map_init(&index);
@@ -66,7 +67,8 @@ static void group(struct class_view *cv, struct block **blocks, size_t n,
             r->suppressed = -1;
             *slot = (void *)(uintptr_t)++cv->nrec;
         }
-        struct loss_record *r = &cv->rec[(uintptr_t)*slot - 1];
+        rec_of[i] = (uintptr_t)*slot - 1;
+        struct loss_record *r = &cv->rec[rec_of[i]];
         r->bytes = add_sat(r->bytes, b->size);
         r->blocks++;
         r->indirect = add_sat(r->indirect, indirect[i]);
@@ -134,9 +136,15 @@ struct class_view *classview_build(struct engine *e, struct block **blocks,
     cv->nviews = e->ext.nstacks;
     cv->views = xcalloc(cv->nviews + 1, sizeof *cv->views);
     cv->viewed = xcalloc(cv->nviews + 1, 1);
-    group(cv, blocks, n, indirect);
+    size_t *rec_of = xcalloc(n + 1, sizeof *rec_of);
+    group(cv, blocks, n, indirect, rec_of);
     free(indirect);
     apply_suppressions(cv);
+    /* Before the records are sorted: each block's, for leaks[] in JSON. */
+    cv->supp_of = xcalloc(n + 1, sizeof *cv->supp_of);
+    for (size_t i = 0; i < n; i++)
+        cv->supp_of[i] = cv->rec[rec_of[i]].suppressed;
+    free(rec_of);
     qsort(cv->rec, cv->nrec, sizeof *cv->rec, by_rank_then_size);
     return cv;
 }
@@ -151,12 +159,30 @@ void classview_free(struct class_view *cv)
     free(cv->viewed);
     free(cv->rec);
     free(cv->cls);
+    free(cv->supp_of);
     free(cv);
 }
 
 enum leak_class classview_class(const struct class_view *cv, size_t i)
 {
     return cv->cls[i];
+}
+
+const char *classview_suppressed_by(const struct class_view *cv, size_t i)
+{
+    int k = cv->supp_of[i];
+    return k >= 0 ? cv->o->supp->s[k].pattern : NULL;
+}
+
+struct class_sum classview_failing(const struct class_view *cv)
+{
+    struct class_sum f = { 0, 0 };
+    for (int c = 0; c < CLASS_COUNT; c++)
+        if (cv->o->fail_on >> c & 1) {
+            f.bytes = add_sat(f.bytes, cv->sums.sum[c].bytes);
+            f.blocks += cv->sums.sum[c].blocks;
+        }
+    return f;
 }
 
 const struct class_sums *classview_sums(const struct class_view *cv)

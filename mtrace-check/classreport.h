@@ -46,6 +46,11 @@ struct class_view *classview_build(struct engine *e, struct block **blocks,
 void classview_free(struct class_view *cv);
 /* The class of BLOCKS[I]. */
 enum leak_class classview_class(const struct class_view *cv, size_t i);
+/* The pattern of the suppression that took BLOCKS[I], or NULL. */
+const char *classview_suppressed_by(const struct class_view *cv, size_t i);
+/* The blocks of the --fail-on classes, suppressed ones left out: what
+ * the exit status counts, and JSON's leaked_bytes and leaked_blocks. */
+struct class_sum classview_failing(const struct class_view *cv);
 /* The text report, or the JSON members "scan", "suppressions",
  * "loss_records" (opened after the "groups" array). */
 void classview_text(const struct class_view *cv, FILE *out);

@@ -181,6 +181,8 @@ void engine_hashed_line(struct engine *e, const char *line, size_t len,
     }
     if (!engine_read_event(f, nf, &ev))
         return;
+    if (!e->is_trace)
+        e->is_trace = engine_traced(&ev);
     char op = ev.op.p[0];
     if (op != '+' && op != '-' && op != '<' && op != '>')
         return; /* "=" marks, "!" failed reallocs, unknown ops */
@@ -317,6 +319,7 @@ static uint64_t report_leak_table(struct engine *e, struct group_build *g,
     for (size_t i = 0; i < n; i++) {
         const struct block *b = blocks[i];
         struct leak l = { cv ? class_name(classview_class(cv, i)) : NULL,
+                          cv ? classview_suppressed_by(cv, i) : NULL,
                           block_key(b), perl_hex(block_key(b)), b->size,
                           b->line,
                           /* Perl's location() only for the table it prints */
@@ -381,6 +384,13 @@ int engine_finish(struct engine *e)
     t.lines = e->nr;
     t.warnings = e->warnings;
     t.leaked_blocks = listed;
+    if (cv) {
+        /* What the exit status counts, not every block live at the end
+         * (still reachable ones are no leak). */
+        struct class_sum f = classview_failing(cv);
+        t.leaked_bytes = f.bytes;
+        t.leaked_blocks = f.blocks;
+    }
     t.bad_records = e->ext.bad_records + e->verdicts.bad_records;
     t.dangling_refs = e->ext.dangling_refs;
     t.extended = e->ext.extended;

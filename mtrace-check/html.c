@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "folded.h"
 #include "json.h"
+#include "logend.h"
 #include "stackview.h"
 
 #include <errno.h>
@@ -346,6 +347,25 @@ static void write_summary(FILE *o, struct engine *e, const struct timeline *tl,
         fputs(",\"peak_t\":null,\"duration\":null}", o);
 }
 
+/* What the text report says of the log's end (logend_text): that it ends
+ * early, or was killed by a signal, and that what is live there is not a
+ * proven leak; "" when it says nothing.  The page shows it above the
+ * summary, in the same words. */
+static void write_log_end(FILE *o, struct engine *e, const struct timeline *tl)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = e->ext.extended ? open_memstream(&text, &len) : NULL;
+    if (m) {
+        logend_text(m, &e->end, tl->live_blocks, tl->live_bytes);
+        fclose(m);
+    }
+    fprintf(o, ",\n\"complete\":%s,\"end_note\":",
+            !e->ext.extended ? "null" : e->end.seen ? "true" : "false");
+    json_cstring(o, text ? text : "");
+    free(text);
+}
+
 /* ---- reachability classes --------------------------------------------- */
 
 /* The summary's order (the LEAK SUMMARY's); "lost" marks what the page
@@ -475,6 +495,7 @@ static void write_data(FILE *o, struct engine *e, const struct timeline *tl,
     fputs(",\"program\":", o);
     json_cstring(o, e->ext.program);
     write_summary(o, e, tl, pg);
+    write_log_end(o, e, tl);
     write_classes(o, e->classes, pg);
     write_stacks(o, e, tl, pg);
     write_frames(o, pg);

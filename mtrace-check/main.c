@@ -76,6 +76,40 @@ static int print_if_report(const char *path, int json, int json_entry)
     return EXIT_CLEAN;
 }
 
+/* A plain file that starts as an ELF file does: the program given where
+ * its log should be ("mtrace-check ./prog").  The source's head holds the
+ * first four bytes (source.h). */
+static int is_elf(const struct source *src)
+{
+    return src->format == SRC_PLAIN && src->head_len >= 4 &&
+           memcmp(src->head, "\177ELF", 4) == 0;
+}
+
+/* Why a log without a trace line (engine_traced) is refused. */
+static const char *not_a_trace(const struct engine *e)
+{
+    if (e->nr == 0)
+        return "empty: not an mtrace log (a process killed before its "
+               "first write leaves one)";
+    return "not an mtrace log: no \"= Start\" line and no allocation record";
+}
+
+/* The report of a log read to its end, or why it is not a log. */
+static int check_replayed(const char *log, struct engine *e,
+                          struct outputs *out, int json_entry)
+{
+    if (!e->is_trace && !e->ext.extended) {
+        outputs_drop(out, e);
+        return unreadable(log, json_entry, not_a_trace(e));
+    }
+    outputs_replayed(out);
+    int status = engine_finish(e) ? EXIT_LEAKS : EXIT_CLEAN;
+    logend_warn(log, &e->end, e->ext.extended);
+    if (outputs_end(out, e) != 0)
+        status = EXIT_TROUBLE;
+    return status;
+}
+
 /* Check one log; returns its exit status.  JSON_ENTRY: the log is one of
  * several in a JSON list (an error becomes an entry of its own). */
 static int check_log(const char *log, struct options *opt, const char *binary,
@@ -96,6 +130,12 @@ static int check_log(const char *log, struct options *opt, const char *binary,
                  strerror(err));
         return unreadable(log, json_entry, why);
     }
+    if (is_elf(&src)) {
+        src_close(&src);
+        return unreadable(log, json_entry,
+                          "an ELF file, not an mtrace log (the log is "
+                          "missing: mtrace-check BINARY LOG)");
+    }
     opt->log = log;
     opt->binary = binary;
     report_begin(&rep, outputs_report_stream(&out, opt), opt->json, log,
@@ -105,7 +145,7 @@ static int check_log(const char *log, struct options *opt, const char *binary,
     struct suppressions supp;
     supp_init(&supp);
     for (int i = 0; i < opt->nsupp; i++)
-        supp_load(&supp, opt->supp[i]); /* read once already: main() */
+        supp_load(&supp, opt->supp[i], 0); /* checked: main() */
     struct class_options copts = { opt->show_reachable, opt->fail_on, &supp };
     e.copts = &copts;
     outputs_begin(&out, &e, src.format == SRC_PLAIN ? src.fd : -1);
@@ -130,11 +170,7 @@ static int check_log(const char *log, struct options *opt, const char *binary,
                  "the %s stream stops inside a frame (cut short "
                  "while written)",
                  src_format_name(src.format));
-        outputs_replayed(&out);
-        status = engine_finish(&e) ? EXIT_LEAKS : EXIT_CLEAN;
-        logend_warn(log, &e.end, e.ext.extended);
-        if (outputs_end(&out, &e) != 0)
-            status = EXIT_TROUBLE;
+        status = check_replayed(log, &e, &out, json_entry);
     }
     engine_destroy(&e);
     supp_destroy(&supp);
@@ -168,6 +204,23 @@ static int check_logs(char *const *logs, int n, struct options *opt,
     return worst;
 }
 
+/* glibc's checker goes on without a BINARY it cannot open (every caller
+ * an address); a misspelt program name is a mistake to report, not to
+ * pass.  Returns 1, or 0 with the message printed. */
+static int binary_exists(const char *binary)
+{
+    struct stat st;
+    if (*binary == '\0') {
+        diag_usage("an empty BINARY operand");
+        return 0;
+    }
+    if (stat(binary, &st) != 0) {
+        diag(binary, 0, "cannot open BINARY: %s", strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
@@ -184,6 +237,8 @@ int main(int argc, char **argv)
     }
     int skip = first_is_binary(opt.operands, opt.noperands);
     const char *binary = skip ? opt.operands[0] : NULL;
+    if (binary && !binary_exists(binary))
+        return EXIT_TROUBLE;
     if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
         diag_usage("--html and --folded take one log");
         return EXIT_TROUBLE;
@@ -191,8 +246,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < opt.nsupp; i++) {
         struct suppressions probe;
         supp_init(&probe);
-        int err = supp_load(&probe, opt.supp[i]);
+        int err = supp_load(&probe, opt.supp[i], 1);
         supp_destroy(&probe);
+        if (err == SUPP_MALFORMED)
+            return EXIT_TROUBLE; /* each line told */
         if (err) {
             diag(opt.supp[i], 0, "cannot read suppressions file: %s",
                  strerror(err));

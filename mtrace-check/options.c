@@ -55,7 +55,9 @@ static void print_help(void)
         "\n"
         "Exit status: 0 no leaks, 1 leaks, 2 usage or input error (the worst\n"
         "of all logs).  For a log with reachability verdicts, 1 means leaks\n"
-        "of a --fail-on class.\n",
+        "of a --fail-on class.  A file that is not an mtrace log (empty, no\n"
+        "\"= Start\" line nor allocation record, the program given alone) and\n"
+        "a BINARY that does not exist are input errors.\n",
         progname);
 }
 
@@ -67,6 +69,17 @@ static void print_version(void)
         "This is free software: you are free to change and redistribute it.\n"
         "There is NO WARRANTY, to the extent permitted by law.\n",
         MTC_VERSION);
+}
+
+/* An option given an empty value ("--fail-on=", "--html ''"): told,
+ * never taken as a default.  Returns 1 then. */
+static int empty_value(const char *option, const char *value)
+{
+    if (*value != '\0')
+        return 0;
+    diag_usage("%s needs a value (it was given an empty one, or none)",
+               option);
+    return 1;
 }
 
 enum parse_result parse_options(int argc, char **argv, struct options *o)
@@ -90,13 +103,13 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
                 o->html = a + 7;
             else if (i + 1 < argc)
                 o->html = argv[++i];
-            if (o->html == NULL || *o->html == '\0') {
-                diag_usage("--html needs a file name");
+            if (empty_value("--html", o->html ? o->html : ""))
                 return OPT_USAGE_ERROR;
-            }
         } else if (strcmp(a, "--folded") == 0 ||
                    strncmp(a, "--folded=", 9) == 0) {
             enum folded_view v = FOLDED_LEAKS;
+            if (a[8] == '=' && empty_value("--folded", a + 9))
+                return OPT_USAGE_ERROR;
             if (a[8] == '=' && folded_parse_view(a + 9, &v) != 0) {
                 diag_usage("--folded: '%s' is not leaks, peak or all", a + 9);
                 return OPT_USAGE_ERROR;
@@ -111,6 +124,8 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
         } else if (strcmp(a, "--show-reachable=no") == 0) {
             o->show_reachable = 0;
         } else if (strncmp(a, "--fail-on=", 10) == 0) {
+            if (empty_value("--fail-on", a + 10))
+                return OPT_USAGE_ERROR;
             o->fail_on = class_mask_parse(a + 10);
             if (o->fail_on < 0) {
                 fprintf(stderr, "%s: --fail-on: unknown class in '%s'\n",
@@ -118,12 +133,12 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
                 return OPT_USAGE_ERROR;
             }
         } else if (strncmp(a, "--suppressions=", 15) == 0) {
+            if (empty_value("--suppressions", a + 15))
+                return OPT_USAGE_ERROR;
             o->supp[o->nsupp++] = a + 15;
         } else if (strcmp(a, "--suppressions") == 0) {
-            if (i + 1 == argc) {
-                fprintf(stderr, "%s: --suppressions needs a file\n", progname);
+            if (empty_value("--suppressions", i + 1 < argc ? argv[i + 1] : ""))
                 return OPT_USAGE_ERROR;
-            }
             o->supp[o->nsupp++] = argv[++i];
         } else if (strcmp(a, "--help") == 0) {
             print_help();

@@ -60,11 +60,15 @@ static int write_folded(struct outputs *x, struct engine *e)
     return r;
 }
 
-int outputs_end(struct outputs *x, struct engine *e)
+/* Write the pictures when WRITE, then release what outputs_begin took. */
+static int finish(struct outputs *x, struct engine *e, int write)
 {
     int err = 0;
 
-    if (x->timeline) {
+    if (x->timeline && !write) {
+        e->tl = NULL;
+        tl_destroy(&x->tl);
+    } else if (x->timeline) {
         tl_finish(&x->tl, &e->table, e->nr);
         if (x->opt->html) {
             struct html_source src = { x->opt->log, x->opt->binary };
@@ -80,4 +84,14 @@ int outputs_end(struct outputs *x, struct engine *e)
     if (x->null)
         fclose(x->null);
     return err ? -1 : 0;
+}
+
+int outputs_end(struct outputs *x, struct engine *e)
+{
+    return finish(x, e, 1);
+}
+
+void outputs_drop(struct outputs *x, struct engine *e)
+{
+    finish(x, e, 0);
 }

@@ -32,5 +32,8 @@ void outputs_replayed(struct outputs *x);
 /* After engine_finish(): finish the timeline and write the pictures.
  * Returns 0, or -1 when one could not be written (message printed). */
 int outputs_end(struct outputs *x, struct engine *e);
+/* Instead of engine_finish() and outputs_end(): the log was refused,
+ * nothing is written, everything is released. */
+void outputs_drop(struct outputs *x, struct engine *e);
 
 #endif

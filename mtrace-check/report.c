@@ -21,13 +21,22 @@ void report_begin(struct report *r, FILE *out, int json, const char *log,
     r->nwarnings = r->nleaks = 0;
     r->sample_rate = 0;
     r->verdicts = 0;
-    if (!json)
+    r->log = log;
+    r->binary = binary;
+    r->begun = 0;
+}
+
+/* The JSON object's head, before its first member is written. */
+static void json_head(struct report *r)
+{
+    if (!r->json || r->begun)
         return;
-    fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", out);
-    json_cstring(out, log);
-    fputs(",\"binary\":", out);
-    json_cstring(out, binary);
-    fputs(",\n\"warnings\":[", out);
+    r->begun = 1;
+    fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", r->out);
+    json_cstring(r->out, r->log);
+    fputs(",\"binary\":", r->out);
+    json_cstring(r->out, r->binary);
+    fputs(",\n\"warnings\":[", r->out);
 }
 
 static const char *kind_name(enum warn_kind k)
@@ -99,6 +108,7 @@ static void json_warning(struct report *r, const struct warning *w)
 
 void report_warning(struct report *r, const struct warning *w)
 {
+    json_head(r);
     if (r->json)
         json_warning(r, w);
     else
@@ -108,6 +118,7 @@ void report_warning(struct report *r, const struct warning *w)
 
 void report_leaks_begin(struct report *r)
 {
+    json_head(r);
     if (r->json)
         fputs("],\n\"leaks\":[", r->out);
 }
@@ -153,8 +164,10 @@ void report_leak(struct report *r, const struct leak *l)
         json_string(out, l->caller);
         fputs(",\"stack\":", out);
         report_json_frames(out, l->frames);
-        if (l->verdict)
-            fprintf(out, ",\"class\":\"%s\"", l->verdict);
+        if (l->verdict) {
+            fprintf(out, ",\"class\":\"%s\",\"suppressed_by\":", l->verdict);
+            json_cstring(out, l->suppressed_by);
+        }
         putc('}', out);
     } else if (!r->verdicts) {
         if (r->nleaks == 0)

@@ -36,6 +36,7 @@ struct warning {
 
 struct leak {
     const char *verdict; /* class name (a log with verdicts), else NULL */
+    const char *suppressed_by; /* with a verdict: the pattern, or NULL */
     struct slice addr;
     uint64_t addr_value;
     uint64_t size;
@@ -80,6 +81,10 @@ struct report {
     /* The log carries reachability verdicts: the text report shows them
      * (classreport.h) instead of the Perl checker's table and groups. */
     int verdicts;
+    /* JSON: the object's head, printed with its first member, so that a
+     * file that turns out not to be a trace prints nothing (main.c). */
+    const char *log, *binary;
+    int begun;
 };
 
 void report_begin(struct report *r, FILE *out, int json, const char *log,

@@ -49,6 +49,7 @@ static void reset(struct spec_segment *s)
     }
     s->nlines = s->nwarnings = s->nrecords = s->nrefs = s->ndefs = 0;
     s->version_seen = 0;
+    s->is_trace = 0;
     memset(s->ref_cache, 0, sizeof s->ref_cache);
 }
 
@@ -282,8 +283,12 @@ static void slow_line(struct spec_segment *s, const char *p, const char *end,
                                                       len, nr, 1, 1 };
     else if (nf > 0 && f[0].p[0] == '#')
         spec_record(s, p, len, f, nf, nr, *nl != NULL);
-    else if (engine_read_event(f, nf, &ev) && is_event_op(ev.op.p[0]))
-        spec_event(s, &ev, nr);
+    else if (engine_read_event(f, nf, &ev)) {
+        if (!s->is_trace)
+            s->is_trace = engine_traced(&ev);
+        if (is_event_op(ev.op.p[0]))
+            spec_event(s, &ev, nr);
+    }
 }
 
 /* The lines of the segment.  A short line (its newline within 64
@@ -310,9 +315,12 @@ static inline __attribute__((always_inline)) void run_lines(
                 uint64_t ends = ~text & (text << 1);
                 nl = p + limit;
                 if (!starts || p[__builtin_ctzll(starts)] != '#') {
-                    if (quick_event(p, starts, ends, &ev) &&
-                        is_event_op(ev.op.p[0]))
-                        spec_event(s, &ev, nr);
+                    if (quick_event(p, starts, ends, &ev)) {
+                        if (!s->is_trace)
+                            s->is_trace = engine_traced(&ev);
+                        if (is_event_op(ev.op.p[0]))
+                            spec_event(s, &ev, nr);
+                    }
                     p = nl + 1;
                     continue;
                 }
@@ -496,6 +504,7 @@ int spec_apply(struct spec_segment *s, struct engine *e, const char *name)
     print_warnings(s, e, base);
     apply_blocks(s, e, base, res);
     e->nr = base + s->nlines;
+    e->is_trace |= s->is_trace;
     /* A plain store on x86: progress.c reads it from another thread. */
     __atomic_store_n(&e->bytes, e->bytes + s->seg.len, __ATOMIC_RELAXED);
     free(res);

@@ -66,6 +66,7 @@ struct spec_segment {
     struct u64map ref_of; /* sid -> index + 1 of its latest spec_ref */
     uint64_t ndefs;
     int version_seen;
+    int is_trace; /* a line only a trace has (engine_traced) */
     /* The spec_ref of recent stack ids (sid + 1, 0: empty slot): events
      * name a few hot stacks over and over. */
     struct {

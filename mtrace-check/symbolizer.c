@@ -10,6 +10,7 @@
 #include "demangle.h"
 #include "maps.h"
 #include "symbolizer.h"
+#include "symextent.h"
 #include "symindex.h"
 
 #include <pthread.h>
@@ -33,6 +34,9 @@ struct objfile {
      * of syms rather than by libbfd's scan of all of them per address. */
     int index_tried;
     struct symindex *index; /* NULL: libbfd answers */
+    /* Where the file's function symbols end, for the stack report. */
+    int extent_tried;
+    struct symextent *extent; /* NULL: not known */
     char build_id[129];
     struct u64map frames_cache; /* vma -> struct sym_result * */
     /* For the stack report: the file holding the DWARF, its compressed
@@ -420,6 +424,24 @@ static bfd *image_of(struct objfile *o)
     return o->image_bfd;
 }
 
+/* An answer without a line comes from a symbol table (symindex.h, or
+ * libbfd's fallback when the DWARF does not cover PC): the nearest symbol
+ * before PC, however far it ends before PC.  Then PC must lie inside a
+ * function symbol's extent, else the frame is unnamed ("??", with its
+ * module and offset) rather than named after the wrong function.  The
+ * STT_FILE name that came with it goes too. */
+static void check_extent(struct objfile *o, uint64_t pc, struct line_query *q)
+{
+    if (q->line != 0 || !q->func)
+        return;
+    if (!o->extent_tried) {
+        o->extent_tried = 1;
+        o->extent = symextent_load(o->path);
+    }
+    if (o->extent && !symextent_covers(o->extent, pc))
+        q->func = q->file = NULL;
+}
+
 static struct sym_result *resolve(struct objfile *o, uint64_t vma)
 {
     struct sym_result *r = xcalloc(1, sizeof *r);
@@ -430,8 +452,10 @@ static struct sym_result *resolve(struct objfile *o, uint64_t vma)
     bfd *abfd = image ? image : o->abfd;
     asymbol **syms = image ? o->image_syms : o->syms;
     const struct symindex *ix = image ? NULL : index_of(o);
-    if (!abfd || !find_frame_line(abfd, syms, ix, fit_to_target(abfd, vma), &q))
+    uint64_t pc = abfd ? fit_to_target(abfd, vma) : 0;
+    if (!abfd || !find_frame_line(abfd, syms, ix, pc, &q))
         return r;
+    check_extent(o, pc, &q);
     push_frame(r, &cap, q.func, q.file, q.line);
     /* No inlined frames without DWARF (libbfd would find none). */
     while (!ix && r->nframes < MAX_INLINE_DEPTH &&
@@ -592,6 +616,7 @@ static void close_objfile(struct objfile *o)
     free(o->image_syms);
     debug_image_free(&o->image);
     symindex_free(o->index);
+    symextent_free(o->extent);
     free(o->syms);
     free(o->path);
     free(o);

@@ -15,6 +15,9 @@
  * by libbfd's DWARF reader itself.  An image without any debug information
  * is answered from a sorted index of its symbols (symindex.h), with the
  * function names libbfd would give, without its scan of the whole table.
+ * sym_frames (not sym_addr2line, which stays addr2line's) then leaves a
+ * frame unnamed when no function symbol's extent holds it (symextent.h):
+ * libbfd names the nearest symbol before it however far away it ends.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_SYMBOLIZER_H

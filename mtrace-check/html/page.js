@@ -531,6 +531,14 @@
     $('title-program').textContent = D.program || D.binary || '';
     $('title-log').textContent = 'log: ' + D.log;
     const s = $('summary');
+    if (D.end_note) {
+      /* The text report's words on how the log ends (killed, cut short):
+       * what is live there is not a proven leak. */
+      const note = el('p', 'end-note', D.end_note.replace(/\s+/g, ' ').trim());
+      note.id = 'end-note';
+      note.setAttribute('role', 'note');
+      s.parentNode.insertBefore(note, s);
+    }
     const lead = card('Leaked at the end', bytes(LEAKED.bytes),
       count(LEAKED.blocks) + ' blocks from ' + count(LEAKED.stacks) + ' stacks', LEAKED.bytes > 0);
     if (byClass) lead.appendChild(el('div', 's', classesSaid(lostClasses)));

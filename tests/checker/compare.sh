@@ -33,6 +33,7 @@ fi
 
 pass=0
 failures=0
+not_trace_later=()
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
@@ -175,22 +176,49 @@ chmod +x "$OUT/script"
 same "$OUT" threads-pie basic-pie.log
 same "$OUT" cxx-nopie basic-nopie.log
 same "$OUT" notelf basic-pie.log
-same "$OUT" ./nonexistent basic-pie.log
 same "$OUT" /etc/passwd basic-pie.log
 same "$OUT" "$OUT" basic-pie.log
 
 echo "== odd logs: the Perl script's quirks, garbage, mutations"
 perl "$here/gen-logs.pl" "$OUT/syn" "$OUT"/basic-pie.log "$OUT"/threads-pie-1.log \
 	"$OUT"/cxx-pie.log "$OUT"/plugin.log "$OUT"/basic-nopie.log
+# is_trace LOG: the file has a line only an mtrace log has ("= Start", or
+# an event whose address starts "0x" and a hex digit), split as Perl's
+# split(' ') splits it; mtrace-check refuses any other file (status 2)
+# where the script prints "No memory leaks.".
+is_trace() {
+	perl -ne 'my @f = split " "; splice(@f, 0, 2) if @f && $f[0] eq "@";
+		$t = 1 if @f > 1 && (($f[0] eq "=" && $f[1] eq "Start") ||
+			($f[0] =~ /^[-+<>!]$/ && $f[1] =~ /^0x[0-9a-fA-F]/));
+		END { exit($t ? 0 : 1) }' "$1"
+}
+not_traces=0
 for f in "$OUT"/syn/*.log; do
+	if ! is_trace "$f"; then
+		not_traces=$((not_traces + 1))
+		not_trace_later+=("syn/$(basename "$f")")
+		continue
+	fi
 	cmp=same
 	case $f in */ext-*) cmp=same_prefix ;; esac
 	$cmp "$OUT" "syn/$(basename "$f")"
 	$cmp "$OUT" basic-pie "syn/$(basename "$f")"
 done
-same "$OUT" /bin/ls
-same "$OUT" /dev/null
-same "$OUT" basic-pie /dev/null
+# garbage.log and only-newlines.log at least.
+if [ "$not_traces" -ge 2 ]; then ok; else bad "only $not_traces odd logs are not traces"; fi
+
+echo "== a glibc log of a program that allocates nothing: \"= Start\", \"= End\""
+printf '#include <mcheck.h>\nint main(void) { mtrace(); muntrace(); return 0; }\n' >"$OUT/none.c"
+build none gcc -O0 "$OUT/none.c"
+glibc_traced none.log ./none
+if [ "$(cat "$OUT/none.log")" = "$(printf '= Start\n= End')" ]; then ok; else
+	bad "the glibc log of a program that allocates nothing is not '= Start', '= End'"; fi
+every_form "$OUT" none none.log
+# The same from standard input.
+(cd "$OUT" && "$MTRACE" none - <none.log >.perl.out 2>/dev/null; echo $? >.perl.rc
+ "$CHECK" none - <none.log >.c.out 2>.c.err; echo $? >.c.rc)
+if cmp -s "$OUT/.perl.out" "$OUT/.c.out" && cmp -s "$OUT/.perl.rc" "$OUT/.c.rc"; then ok; else
+	bad "the log of a program that allocates nothing, from standard input"; show_diff; fi
 
 echo "== standard input"
 (cd "$OUT" && "$MTRACE" basic-pie basic-pie.log >.perl.out 2>/dev/null; echo $? >.perl.rc
@@ -214,11 +242,87 @@ expect_status() {
 	fi
 }
 expect_status 2 "missing log" no-such-file.log
+
+# not_trace DESCRIPTION ARGS...: status 2, nothing on standard output, one
+# message on standard error naming the file; glibc's script says "No
+# memory leaks." for all of these.
+not_trace() {
+	local what=$1 name=${*: -1}
+	shift
+	expect_status 2 "$what" "$@"
+	if [ ! -s "$OUT/.c.out" ] && grep -q "^mtrace-check: $name: .*not an mtrace log" "$OUT/.c.err"
+	then ok; else bad "$what: output, or no message naming $name"; head -3 "$OUT/.c.out" "$OUT/.c.err"; fi
+}
+head -c 100000 /dev/urandom >"$OUT/random.bin"
+: >"$OUT/empty.log"
+not_trace "an empty log" empty.log
+not_trace "an empty log after BINARY" basic-pie empty.log
+not_trace "/dev/null" /dev/null
+not_trace "100 KB of random bytes" random.bin
+not_trace "/etc/passwd" /etc/passwd
+not_trace "the binary alone, no log" basic-pie
+not_trace "/bin/ls alone" /bin/ls
+not_trace "a JSON check of the binary alone" --json basic-pie
+for f in "${not_trace_later[@]}"; do
+	not_trace "$f (not a trace)" "$f"
+done
+(cd "$OUT" && "$CHECK" - <random.bin >.c.out 2>.c.err; echo $? >.c.rc)
+if [ "$(cat "$OUT/.c.rc")" = 2 ] && [ ! -s "$OUT/.c.out" ] && grep -q "not an mtrace log" "$OUT/.c.err"
+then ok; else bad "random bytes from standard input: status $(cat "$OUT/.c.rc")"; fi
+(cd "$OUT" && "$CHECK" basic-pie - </dev/null >.c.out 2>.c.err; echo $? >.c.rc)
+if [ "$(cat "$OUT/.c.rc")" = 2 ] && grep -q "empty: not an mtrace log" "$OUT/.c.err"
+then ok; else bad "an empty standard input: status $(cat "$OUT/.c.rc")"; fi
+# In a JSON list, one is an error entry and the others are reported.
+(cd "$OUT" && "$CHECK" --json basic-pie basic-pie.log empty.log none.log >.c.out 2>.c.err; echo $? >.c.rc)
+if [ "$(cat "$OUT/.c.rc")" = 2 ] && perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+	my @l = @{$j->{logs}}; exit !(@l == 3 && $l[1]{error} =~ /not an mtrace log/ &&
+	$l[0]{totals} && $l[2]{totals})' <"$OUT/.c.out"; then ok; else
+	bad "--json with an empty log among others"; head -c 300 "$OUT/.c.out"; fi
+
+echo "== a BINARY that does not exist"
+expect_status 2 "a missing BINARY" ./nonexistent basic-pie.log
+if grep -q "^mtrace-check: ./nonexistent: " "$OUT/.c.err" && [ ! -s "$OUT/.c.out" ]; then ok; else
+	bad "a missing BINARY: no message naming it"; head -3 "$OUT/.c.err"; fi
+expect_status 2 "a missing BINARY before two logs" ./nonexistent basic-pie.log basic-pie.log
+expect_status 2 "an empty BINARY" '' basic-pie.log
+if grep -q "empty BINARY" "$OUT/.c.err" && [ ! -s "$OUT/.c.out" ]; then ok; else
+	bad "an empty BINARY: no message"; head -3 "$OUT/.c.err"; fi
 expect_status 2 "directory as log" .
 expect_status 2 "no arguments"
 expect_status 2 "three arguments" a b c
 expect_status 2 "unknown option" --frobnicate basic-pie.log
 expect_status 0 "--help" --help
+# expect_message DESCRIPTION PATTERN: the last run's stderr has a line
+# matching PATTERN (grep -E).
+expect_message() {
+	if grep -qE "$2" "$OUT/.c.err"; then ok; else
+		bad "$1: no message matching '$2'"; head -5 "$OUT/.c.err"; fi
+}
+for opt in --fail-on= --suppressions= --html= --folded=; do
+	expect_status 2 "empty value: $opt" "$opt" basic-pie.log
+	expect_message "empty value: $opt" "^mtrace-check: ${opt%=} needs a value"
+done
+expect_status 2 "empty value: --suppressions ''" --suppressions '' basic-pie.log
+expect_message "empty value: --suppressions ''" "^mtrace-check: --suppressions needs a value"
+expect_status 2 "--suppressions without a value" basic-pie.log --suppressions
+# Suppressions: "lek:" (a typo) and a line without a type are errors, each
+# named by file:line; another sanitizer's kind is ignored, and said so.
+printf '# comment\n\nleak:main\nlek:foo\n  thread:foo  \njust words\nleak:\nrace:x\n' >"$OUT/bad.supp"
+expect_status 2 "malformed suppressions" --suppressions bad.supp basic-pie basic-pie.log
+expect_message "lek:foo" "^mtrace-check: bad.supp:4: unknown suppression type 'lek'"
+expect_message "thread:foo" "^mtrace-check: bad.supp:5: 'thread:' suppressions are ThreadSanitizer's: ignored"
+expect_message "a line without a type" "^mtrace-check: bad.supp:6: 'just words' is not a suppression"
+expect_message "leak: without a pattern" "^mtrace-check: bad.supp:7: 'leak:' without a pattern"
+expect_message "race:x" "^mtrace-check: bad.supp:8: 'race:' suppressions are ThreadSanitizer's: ignored"
+if [ ! -s "$OUT/.c.out" ]; then ok; else bad "malformed suppressions: a report was printed"; fi
+# Only other sanitizers' kinds: told, and the check goes on as without them.
+printf 'leak:no_such_function\nthread:foo\nsigned-integer-overflow:bar.c\n' >"$OUT/tsan.supp"
+run_both "$OUT" basic-pie basic-pie.log
+cp "$OUT/.c.out" "$OUT/.c.plain"
+expect_status "$(cat "$OUT/.perl.rc")" "other sanitizers' kinds" --suppressions tsan.supp basic-pie basic-pie.log
+expect_message "thread:foo ignored" "^mtrace-check: tsan.supp:2: 'thread:' suppressions are ThreadSanitizer's: ignored"
+expect_message "signed-integer-overflow ignored" "^mtrace-check: tsan.supp:3: 'signed-integer-overflow:' suppressions are UndefinedBehaviorSanitizer's: ignored"
+if cmp -s "$OUT/.c.out" "$OUT/.c.plain"; then ok; else bad "ignored suppression kinds changed the report"; fi
 expect_status 0 "--version" --version
 if [ "$(id -u)" != 0 ]; then
 	cp "$OUT/basic-pie.log" "$OUT/unreadable.log"
@@ -231,7 +335,7 @@ json_ok() {
 	perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
 		exit(defined $j->{totals} && ref $j->{leaks} eq "ARRAY" ? 0 : 1)' <"$1"
 }
-for log in basic-pie.log threads-pie-1.log syn/garbage.log syn/nul-bytes.log; do
+for log in basic-pie.log threads-pie-1.log syn/quirks.log syn/nul-bytes.log; do
 	(cd "$OUT" && "$CHECK" --json basic-pie "$log" >.json 2>/dev/null; echo $? >.c.rc)
 	(cd "$OUT" && "$MTRACE" basic-pie "$log" >/dev/null 2>&1; echo $? >.perl.rc)
 	if json_ok "$OUT/.json" && cmp -s "$OUT/.perl.rc" "$OUT/.c.rc"; then ok; else

@@ -53,13 +53,41 @@ frames_agree_with_addr2line() {
 
 # functions_agree_with_addr2line REPORT: every "#k FUNC at FILE:? (MOD+0xOFF)"
 # (a module without line information) names what addr2line -C -f names for
-# OFF-1, at the file it gives.
+# OFF-1, at the file it gives; a "??" frame is one that no function
+# symbol of MOD (readelf -s: its size, or up to the next symbol when 0)
+# holds, where addr2line names the nearest one before it.
 functions_agree_with_addr2line() {
 	(cd "$OUT" && perl -e '
-		my ($bad, $n, %seen) = (0, 0);
+		my ($bad, $n, %seen, %syms) = (0, 0);
+		sub covered {
+			my ($mod, $pc) = @_;
+			$syms{$mod} //= [ sort { $a->[0] <=> $b->[0] } map {
+				my @f = split; @f >= 8 && $f[6] =~ /^\d+$/ && $f[3] ne "FILE" && $f[3] ne "SECTION" &&
+				$f[3] ne "TLS" ? [hex($f[1]), $f[2] =~ /^0x/ ? hex($f[2]) : $f[2], $f[3]] : () }
+				`readelf -sW '\''$mod'\''` ];
+			my @s = @{$syms{$mod}};
+			for my $i (0 .. $#s) {
+				my ($v, $size, $type) = @{$s[$i]};
+				next unless $type =~ /^(FUNC|IFUNC|NOTYPE)$/ && $v <= $pc;
+				my $end = $v + $size;
+				if ($size == 0) {
+					my ($next) = grep { $_->[0] > $v } @s[$i .. $#s];
+					$end = $next ? $next->[0] : $v + 1;
+				}
+				return 1 if $pc < $end;
+			}
+			return 0;
+		}
 		while (<STDIN>) {
 			next unless /^    #\d+ (.*) at (.*):\? \((.*)\+0x([0-9a-f]+)\)$/;
 			my ($func, $file, $mod, $off) = ($1, $2, $3, hex($4));
+			if ($func eq "??" && $file eq "??") {
+				$n++;
+				next unless covered($mod, $off - 1);
+				$bad++;
+				print "  ?? where a function symbol holds the address: $_";
+				next;
+			}
 			my $key = "$mod $off";
 			$seen{$key} //= `addr2line -C -f -e '\''$mod'\'' 0x@{[sprintf("%x", $off - 1)]}`;
 			my @out = split /\n/, $seen{$key};

@@ -9,6 +9,9 @@
 #     the first operand told apart (ELF binary or log), JSON "logs" list;
 #   - zstd and gzip logs, by magic bytes, from a file and from stdin, the
 #     same report as the plain log; zstdcat into glibc's mtrace works too;
+#   - a frame outside every function symbol's extent is "??" with its
+#     module and offset in text, JSON, folded and HTML output;
+#   - the documentation names only options and pages that exist;
 #   - bounded memory: /dev/zero (one endless line) under a timeout, a
 #     1 GiB sparse file, a 4 MiB+ line, and a log of 150 MB, each with its
 #     peak RSS measured and under a hard address-space limit.
@@ -182,7 +185,7 @@ import json, re, sys
 keep, bad = int(sys.argv[1]), 0
 for l in json.load(sys.stdin)["logs"]:
     m = re.search(r"rcuts/0*(\d+)$", l["log"])
-    if m and l["extended"] and bool(l["complete"]) != (int(m.group(1)) >= keep):
+    if m and l.get("extended") and bool(l["complete"]) != (int(m.group(1)) >= keep):
         bad += 1
 print(bad)' "${keep:-0}" <rcuts.json)
 	if [ "$wrong" = 0 ]; then ok; else bad "real log cut at every byte: $wrong cuts judged wrongly"; fi
@@ -272,6 +275,57 @@ if cmp -s twice.out twicegz.out; then ok; else bad "concatenated gzip members"; 
 st=$?
 if [ $st = 2 ] && grep -q "corrupt gzip" bad.err; then ok; else bad "corrupt gzip: status $st"; fi
 
+echo "== frames outside every function's extent"
+# progs/symcases.S has 8 bytes after plain() (16 bytes) that no symbol
+# covers; without debug information libbfd names them plain all the same.
+# A frame there is "??" with its module and offset in every output; a
+# frame inside plain() keeps its name; the stripped library (dynamic
+# symbols only) loses the local outer() and its nested functions.
+if command -v gcc >/dev/null && command -v readelf >/dev/null; then
+	gcc -c -DPART=1 -o sc1.o "$here/progs/symcases.S" &&
+		gcc -c -DPART=2 -o sc2.o "$here/progs/symcases.S" &&
+		gcc -shared -nostdlib -o symcases.so sc1.o sc2.o &&
+		strip -o symcases-stripped.so symcases.so
+	sym() { readelf -sW symcases.so | awk -v n="$1" '$8 == n { print $2; exit }'; }
+	plain=$((16#$(sym plain))) outer=$((16#$(sym outer)))
+	# Return addresses: each frame is looked up one byte before.
+	ret_gap=$(printf '0x%x' $((plain + 16 + 1))) ret_in=$(printf '0x%x' $((plain + 4 + 1)))
+	ret_outer=$(printf '0x%x' $((outer + 8 + 1)))
+	for lib in symcases.so symcases-stripped.so; do
+		{ printf '= Start\n#v 1 pid=7 depth=32 unwinder=fast\n#p /nonexistent/prog\n'
+		  printf '#m 0 0x7f0000000000 - %s\n' "$OUT/$lib"
+		  printf '#s 1 0:%s 0:%s 0:%s\n' "$ret_gap" "$ret_in" "$ret_outer"
+		  printf '@ [0x1] + 0x1000 0x10 s1\n#e exit\n= End\n'; } >gap-$lib.log
+	done
+	"$CHECK" gap-symcases.so.log >gap.out 2>gap.err
+	m="$OUT/symcases.so"
+	if grep -qxF "    #0 ?? at ??:? ($m+$ret_gap)" gap.out &&
+		grep -qxF "    #1 plain at ??:? ($m+$ret_in)" gap.out &&
+		grep -qxF "    #2 outer at part1.c:? ($m+$ret_outer)" gap.out; then ok; else
+		bad "text: a frame past plain()'s end is not ?? (or plain, outer lost)"; cat gap.out; fi
+	"$CHECK" gap-symcases-stripped.so.log >gaps.out 2>/dev/null
+	m="$OUT/symcases-stripped.so"
+	if grep -qxF "    #0 ?? at ??:? ($m+$ret_gap)" gaps.out &&
+		grep -qxF "    #1 plain at ??:? ($m+$ret_in)" gaps.out &&
+		grep -qxF "    #2 ?? at ??:? ($m+$ret_outer)" gaps.out; then ok; else
+		bad "text, stripped: a frame in a local function is not ??"; cat gaps.out; fi
+	"$CHECK" --json gap-symcases.so.log >gap.json 2>/dev/null
+	got=$(json_get gap.json 'join ",", map { ($_->{function} // "null") . "@" . $_->{module} .
+		"+" . $_->{offset} } @{$j->{groups}[0]{frames}}')
+	if [ "$got" = "null@$OUT/symcases.so+$ret_gap,plain@$OUT/symcases.so+$ret_in,outer@$OUT/symcases.so+$ret_outer" ]
+	then ok; else bad "JSON frames: $got"; fi
+	"$CHECK" --folded gap-symcases.so.log >gap.folded 2>/dev/null
+	# Folded frames name an unknown function by the module's file name.
+	if [ "$(cat gap.folded)" = "outer;plain;symcases.so+$ret_gap 16" ]; then ok; else
+		bad "folded: $(cat gap.folded)"; fi
+	"$CHECK" --quiet --html gap.html gap-symcases.so.log >/dev/null 2>&1
+	names=$(perl -MJSON::PP -e 'local $/; my $t = <STDIN>;
+		$t =~ m{id="mtc-data">\n(.*?)\n</script>}s or die; my $d = decode_json($1);
+		print join ",", sort @{$d->{frames}{name}}' <gap.html)
+	if [ "$names" = "outer,plain,symcases.so+$ret_gap" ]; then ok; else
+		bad "HTML frame names: $names"; fi
+fi
+
 echo "== bounded memory"
 # A checker built with AddressSanitizer (scripts/sanitize.sh) reserves
 # terabytes of shadow memory at start, which no address-space limit
@@ -303,10 +357,12 @@ if [ -x /usr/bin/time ]; then
 	if [ "$st" = 124 ] && below "$kb" $LIMIT_KB && grep -q "/dev/zero:1: line longer than" peak.err; then
 		ok; echo "   /dev/zero for 5 s: peak RSS ${kb} KiB"
 	else bad "/dev/zero: status $st, peak RSS $kb KiB"; head -3 peak.err; fi
-	# A sparse 1 GiB file: one line of NUL bytes, mapped and skipped.
+	# A sparse 1 GiB file: one line of NUL bytes, mapped and skipped; it
+	# is no trace (status 2).
 	truncate -s 1G sparse.log
 	read -r st kb < <(peak_kb timeout 300 "$CHECK" sparse.log)
-	if [ "$st" = 0 ] && below "$kb" $LIMIT_KB && grep -q "sparse.log:1: line longer" peak.err; then
+	if [ "$st" = 2 ] && below "$kb" $LIMIT_KB && grep -q "sparse.log:1: line longer" peak.err &&
+		grep -q "sparse.log: not an mtrace log" peak.err; then
 		ok; echo "   1 GiB file of one line: peak RSS ${kb} KiB"
 	else bad "1 GiB sparse file: status $st, peak RSS $kb KiB"; head -3 peak.err; fi
 	rm -f sparse.log
@@ -331,6 +387,52 @@ if [ -x /usr/bin/time ]; then
 else
 	echo "   (/usr/bin/time missing: memory checks skipped)"
 fi
+
+echo "== the documentation names what exists"
+TOP=$here/../..
+# Every "mtrace-check --OPTION" the Markdown pages and README show is an
+# option mtrace-check --help lists.
+help=$("$CHECK" --help)
+missing=$(cd "$TOP" && grep -ohE 'mtrace-check( [^`]*)? --[a-z][a-z-]*' README.md doc/*.md |
+	grep -oE -- '--[a-z][a-z-]*' | sort -u | while read -r o; do
+		[[ $help == *"$o"* ]] || echo "$o"; done)
+if [ -z "$missing" ]; then ok; else bad "documented options mtrace-check does not have: $missing"; fi
+# Every page of ours that a page names (memleak_*(3), libmtrace(3),
+# mtrace-check(1)) exists in doc/, and make install installs it and make
+# uninstall removes it.
+pages=$(cd "$TOP" && { grep -ohE '^\.BR (memleak_[a-z_]*|libmtrace|mtrace-check) \([0-9]\)' doc/*.[0-9] |
+	sed -E 's/^\.BR ([^ ]*) \(([0-9])\)/\1.\2/'
+	grep -ohE '`(memleak_[a-z_]*|libmtrace|mtrace-check)\([0-9]\)`' README.md doc/*.md |
+	sed -E 's/`([^(]*)\(([0-9])\)`/\1.\2/'; } | sort -u)
+# The recipes of the top Makefile's install and uninstall targets.
+install=$(sed -n '/^install:/,/^$/p' "$TOP/Makefile")
+uninstall=$(sed -n '/^uninstall:/,/^$/p' "$TOP/Makefile")
+for page in $pages; do
+	if [ -e "$TOP/doc/$page" ] && [[ $install == *"doc/$page"* || $install == *"$page "*"man${page##*.}"* ]] &&
+		[[ $uninstall == *"man${page##*.}/$page"* ]]; then ok; else
+		bad "the page $page is named but not in doc/, or not installed and uninstalled"; fi
+done
+[ -n "$pages" ] || bad "no page references found"
+# Every call and macro memleak.h offers (not its helpers, which end in
+# "_") is in the NAME of libmtrace(3) and memleak_report(3).
+api=$(grep -ohE '^(static inline [a-z ]+\*?|#define )(memleak|MEMLEAK)_[A-Za-z_]*[a-zA-Z]\(' "$TOP/include/memleak.h" |
+	grep -oE '(memleak|MEMLEAK)_[A-Za-z_]*[a-zA-Z]' | sort -u)
+for page in libmtrace.3 memleak_report.3; do
+	name=$(sed -n '/^\.SH NAME/,/^\.SH/p' "$TOP/doc/$page" 2>/dev/null)
+	for f in $api; do
+		if [[ $name == *"$f"[,\ ]* ]]; then ok; else bad "$page: $f is not documented"; fi
+	done
+done
+[ "$(echo "$api" | wc -w)" -ge 7 ] || bad "memleak.h: only $(echo $api) found"
+# mtrace-check(1)'s JSON OUTPUT: each schema block has as many closing
+# braces and brackets as opening ones (no stray fragment).
+blocks=$(awk '/^\.SH JSON OUTPUT/ { on = 1; next } /^\.SH/ { on = 0 }
+	on && /^\.nf/ { b++; next } on && /^\.fi/ { next }
+	on && b { gsub(/[^][{}]/, ""); o[b] = o[b] $0 }
+	END { for (i = 1; i <= b; i++) {
+		t = o[i]; c = gsub(/{/, "", t) - gsub(/}/, "", t); s = gsub(/\[/, "", t) - gsub(/\]/, "", t)
+		if (c || s) print "block " i ": braces " c ", brackets " s } }' "$TOP/doc/mtrace-check.1")
+if [ -z "$blocks" ]; then ok; else bad "mtrace-check(1) JSON OUTPUT is unbalanced: $blocks"; fi
 
 echo "checker reading: $pass passed, $failures failed"
 [ "$failures" = 0 ]

@@ -170,6 +170,15 @@ def lost_bytes(totals):
             sum(totals["classes"][k]["blocks"] for k in LOST))
 
 
+def live_bytes(totals):
+    """Every block live at the end: with verdicts, every class and the
+    suppressed blocks (totals.leaked_* count only the --fail-on classes)."""
+    if "classes" not in totals:
+        return totals["leaked_bytes"], totals["leaked_blocks"]
+    return (sum(v["bytes"] for v in totals["classes"].values()),
+            sum(v["blocks"] for v in totals["classes"].values()))
+
+
 def column_texts(b, key):
     """The cells of one column of the stacks table, found by its header."""
     return b.eval("""(() => {
@@ -196,8 +205,8 @@ def test_phases(b):
     static_checks("phases", text)
     check("phases: has time", data["summary"]["has_time"])
     check("phases: page figures are the report's",
-          data["summary"]["live_bytes"] == totals["leaked_bytes"] and
-          data["summary"]["live_blocks"] == totals["leaked_blocks"])
+          (data["summary"]["live_bytes"], data["summary"]["live_blocks"]) ==
+          live_bytes(totals), "%s vs %s" % (data["summary"], live_bytes(totals)))
 
     url = open_page(b, page, "phases")
     # The flame graph and the chart are drawn.
@@ -275,7 +284,7 @@ def test_phases(b):
         check("phases: range graph is memray's temporal query",
               got == want and got > 0, "%s vs %s" % (got, want))
         check("phases: range graph differs from the leaks",
-              got != totals["leaked_bytes"])
+              got != live_bytes(totals)[0])
         check("phases: range marked on the chart",
               b.eval("!!document.getElementById('range-mark')"))
         names = b.eval("Array.from(document.querySelectorAll('#flame text'))"
@@ -388,8 +397,8 @@ def test_classes(b):
     check("classes: 'leaked' is definitely + indirectly + possibly lost",
           leaked == [lost_b, lost_n], "%s vs %s" % (leaked, (lost_b, lost_n)))
     check("classes: the leaks view weighs only lost bytes",
-          flame_total(b) == lost_b and lost_b < totals["leaked_bytes"],
-          "%s vs lost %s, live %s" % (flame_total(b), lost_b, totals["leaked_bytes"]))
+          flame_total(b) == lost_b and lost_b < live_bytes(totals)[0],
+          "%s vs lost %s, live %s" % (flame_total(b), lost_b, live_bytes(totals)))
     folded = run([CHECKER, "--folded", CLASSES, log]).strip()
     check("classes: page and --folded hold the same leaks",
           folded_from_page(b) == folded and "fill_cache" not in folded,
@@ -435,6 +444,44 @@ def test_classes(b):
           b.eval("!document.querySelector('#stacks th[data-key=class]')"))
 
 
+def end_note(b):
+    """The page's note on how the log ends, as shown, or None."""
+    return b.eval("(() => { const n = document.getElementById('end-note');"
+                  " return n && n.offsetHeight > 0 ? n.textContent : null; })()")
+
+
+def test_cut_log(b):
+    """A log that ends early (no "#e": the program was killed) says so on
+    the page in the text report's words, above the summary; a complete
+    log's page says nothing of the kind."""
+    log = os.path.join(OUT, "cut-classes.log")
+    page = os.path.join(OUT, "cut.html")
+    trace(CLASSES, log, LIB)
+    whole = open(log, "rb").read()
+    end = re.search(rb"^#e [^\n]*\n", whole, re.M)
+    check("cut: the traced log has an #e record", end is not None)
+    if end is None:
+        return
+    cut = log + ".cut"
+    with open(cut, "wb") as f:
+        f.write(whole[:end.start()])
+    text = run([CHECKER, "--quiet", CLASSES, cut])
+    said = " ".join(text[text.find("The log ends early"):].split())
+    check("cut: the text report says the log ends early", said != "", text[-300:])
+    run([CHECKER, "--quiet", "--html", page, CLASSES, cut])
+    open_page(b, page, "cut log")
+    note = end_note(b)
+    check("cut: the page shows the text report's warning",
+          note is not None and " ".join(note.split()) == said, "%r vs %r" % (note, said))
+    check("cut: the warning comes before the summary", b.eval(
+        "(() => { const n = document.getElementById('end-note');"
+        " return !!n && !!(n.compareDocumentPosition(document.getElementById('summary'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING); })()"))
+    run([CHECKER, "--quiet", "--html", page, CLASSES, log])
+    open_page(b, page, "complete log")
+    check("complete: no warning on the page", end_note(b) is None, str(end_note(b)))
+
+
 def test_classic_log(b):
     """glibc's own tracer: no stacks, no time; the page still works."""
     if not os.path.exists(GLIBC_DEBUG):
@@ -464,7 +511,8 @@ def main():
         b.call("Network.enable")
         b.call("Page.enable")
         b.call("Runtime.enable")
-        for test in (test_phases, test_hand_log, test_classes, test_classic_log):
+        for test in (test_phases, test_hand_log, test_classes, test_cut_log,
+                     test_classic_log):
             try:
                 test(b)
             except Exception as e:  # a broken page must not end the run

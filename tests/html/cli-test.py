@@ -85,6 +85,35 @@ def page_of(path):
     return json.loads(re.search(r'id="mtc-data">\n(.*?)\n</script>', text, re.S).group(1))
 
 
+def test_leaked_totals():
+    """With verdicts, totals.leaked_* count what the exit status counts
+    (the --fail-on classes, suppressed blocks left out), and each leak
+    says which suppression hid it."""
+    for fail_on, classes in ((None, ("definitely_lost",)),
+                             ("definite,possible", ("definitely_lost", "possibly_lost")),
+                             ("all", tuple(k for k in CLASSES_WANT if k != "suppressed")),
+                             ("none", ())):
+        args = [CHECKER, "--json"] + (["--fail-on=" + fail_on] if fail_on else [])
+        r = run(args + [CLASSES_LOG])
+        totals = json.loads(r.stdout)["totals"]
+        want = (sum(CLASSES_WANT[k][0] for k in classes),
+                sum(CLASSES_WANT[k][1] for k in classes))
+        name = "--fail-on=%s" % (fail_on or "(default)")
+        check("%s: leaked_bytes, leaked_blocks are its classes'" % name,
+              (totals["leaked_bytes"], totals["leaked_blocks"]) == want,
+              "%s vs %s" % ((totals["leaked_bytes"], totals["leaked_blocks"]), want))
+        check("%s: status 1 exactly when something counts" % name,
+              r.returncode == (1 if want[1] else 0), str(r.returncode))
+    leaks = json.loads(run([CHECKER, "--json", CLASSES_LOG]).stdout)["leaks"]
+    by = {l["address"]: l for l in leaks}
+    check("every leak has suppressed_by",
+          all("suppressed_by" in l for l in leaks), str(leaks)[:300])
+    check("the suppressed block names its pattern, the others null",
+          by["0x5000"]["suppressed_by"] == "third_party_init" and
+          all(l["suppressed_by"] is None for a, l in by.items() if a != "0x5000"),
+          str([(a, l["suppressed_by"]) for a, l in by.items()]))
+
+
 def test_classes():
     """A log with verdicts: the page carries the text report's classes."""
     page = os.path.join(OUT, "cli-classes.html")
@@ -122,7 +151,8 @@ def test_classes():
     check("blocks without a stack are classified too",
           per_stack.get(None) == {"still_reachable": 3}, str(per_stack))
     check("live at the end is still every block",
-          sum(data["stacks"]["leak_b"]) == totals["leaked_bytes"] == 1035)
+          sum(data["stacks"]["leak_b"]) == sum(b for b, _ in CLASSES_WANT.values())
+          == 1035)
     # --folded=leaks weighs what the page's leaks view weighs: lost bytes.
     r = run([CHECKER, "--folded", CLASSES_LOG])
     folded = dict(l.rsplit(" ", 1) for l in r.stdout.decode().splitlines())
@@ -305,7 +335,7 @@ def test_progress():
 
 def main():
     os.makedirs(OUT, exist_ok=True)
-    for test in (test_hand, test_classes, test_traced, test_time_records,
+    for test in (test_hand, test_leaked_totals, test_classes, test_traced, test_time_records,
                  test_errors, test_progress):
         try:
             test()

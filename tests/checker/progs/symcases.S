@@ -2,8 +2,10 @@
 /* symcases.S - a symbol table with the cases that make libbfd's function
  * lookup without DWARF more than "the last symbol before the address", for
  * the symindex unit suite (which compares the index with libbfd on every
- * byte of the built library).  Assembled twice (PART=1, PART=2) and linked
- * into one shared object: two STT_FILE symbols, locals under each.
+ * byte of the built library) and the symextent one (where functions end:
+ * gaps, nested symbols, sizeless ones).  Assembled twice (PART=1,
+ * PART=2) and linked into one shared object: two STT_FILE symbols, locals
+ * under each.
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #define FILL(n) .fill n, 1, 0x90
@@ -87,5 +89,18 @@ static_fn:
 part2_global:
 	FILL(16)
 	.size	part2_global, 16
+
+	/* A function without .size (st_size 0): it reaches the next symbol
+	 * and no further (symextent.c). */
+	.globl	unsized
+	.type	unsized, @function
+unsized:
+	FILL(24)
+	.globl	last_sized
+	.type	last_sized, @function
+last_sized:
+	FILL(8)
+	.size	last_sized, 8
+	FILL(40)		/* to the end of .text: in no function */
 #endif
 	.section .note.GNU-stack, "", @progbits
