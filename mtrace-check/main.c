@@ -102,6 +102,16 @@ static int check_replayed(const char *log, struct engine *e,
         outputs_drop(out, e);
         return unreadable(log, json_entry, not_a_trace(e));
     }
+    if (e->ext.untraced) { /* doc/format.md, "Untraced logs" */
+        char why[256];
+        snprintf(why, sizeof why,
+                 "not traced: the program ran under %s, whose allocator "
+                 "replaced libmtrace's; the log holds nothing of what it "
+                 "allocated",
+                 e->ext.untraced);
+        outputs_drop(out, e);
+        return unreadable(log, json_entry, why);
+    }
     outputs_replayed(out);
     int status = engine_finish(e) ? EXIT_LEAKS : EXIT_CLEAN;
     logend_warn(log, &e->end, e->ext.extended);

@@ -37,6 +37,7 @@ void ext_destroy(struct ext_store *x)
     free(x->mods);
     free(x->stacks);
     free(x->program);
+    free(x->untraced);
     u64map_destroy(&x->mid_index);
     u64map_destroy(&x->sid_index);
     u64map_each(&x->abs_names, free_name);
@@ -230,22 +231,33 @@ static void record_stack(struct ext_store *x, const char *line, size_t len)
         x->last_stack = -1;
 }
 
+/* The value of KEY= in field F, or a slice of length 0. */
+static struct slice key_value(struct slice f, const char *key)
+{
+    size_t n = strlen(key);
+    if (f.n > n + 1 && !memcmp(f.p, key, n) && f.p[n] == '=')
+        return (struct slice){ f.p + n + 1, f.n - n - 1 };
+    return (struct slice){ f.p, 0 };
+}
+
 /* "#v VERSION key=value...": the keys read here are sample= (a sampled
- * log, doc/format.md); the others are for people. */
+ * log) and untraced= (nothing was traced, doc/format.md); the others are
+ * for people. */
 static void record_version(struct ext_store *x, const char *line, size_t len)
 {
-    static const char key[] = MTF_KEY_SAMPLE "=";
     struct slice f[32];
     size_t nf = split_fields(line, len, f, 32);
     x->extended = 1;
     if (nf < 2 || parse_dec_u64(f[1], &x->version))
         x->bad_records++;
-    for (size_t i = 2; i < nf; i++)
-        if (f[i].n > sizeof key - 1 && !memcmp(f[i].p, key, sizeof key - 1) &&
-            parse_dec_u64((struct slice){ f[i].p + sizeof key - 1,
-                                          f[i].n - (sizeof key - 1) },
-                          &x->sample_rate))
+    for (size_t i = 2; i < nf; i++) {
+        struct slice v = key_value(f[i], MTF_KEY_SAMPLE);
+        if (v.n && parse_dec_u64(v, &x->sample_rate))
             x->sample_rate = 0;
+        v = key_value(f[i], MTF_KEY_UNTRACED);
+        if (v.n && x->untraced == NULL)
+            x->untraced = xmemdup0(v.p, v.n);
+    }
 }
 
 static void record_program(struct ext_store *x, const char *line, size_t len)

@@ -56,6 +56,7 @@ struct ext_store {
     uint64_t version;
     uint64_t sample_rate; /* "#v ... sample=RATE": a sampled log; 0: not */
     char *program;        /* "#p" */
+    char *untraced; /* "#v ... untraced=WHY": nothing was traced; NULL: no */
     struct module *mods;
     size_t nmods, cap_mods;
     struct u64map mid_index; /* mid -> index + 1 */

@@ -74,7 +74,7 @@ ALL_TESTS=(
 	verdict-churn verdict-churn-threads verdict-exit-helper
 	verdict-return-helper verdict-cycle-helper verdict-thread-pass
 	verdict-exit-paths verdict-fork-exit verdict-vfork-kill verdict-dlclose
-	verdict-variants verdict-vs-valgrind
+	verdict-variants verdict-vs-valgrind untraced-valgrind
 )
 
 passed=0 failed=0 skipped=0

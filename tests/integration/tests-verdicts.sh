@@ -479,3 +479,22 @@ t_verdict_vs_valgrind() {
 	done
 	[ -z "$bad" ] || { fail "not valgrind's verdicts:$bad"; return 1; }
 }
+
+# Under valgrind's memcheck its allocator replaces libmtrace's: nothing is
+# traced, libmtrace says so, the log's header says so, and mtrace-check
+# refuses the log (status 2), never "No memory leaks."
+t_untraced_valgrind() {
+	need_libmtrace || return
+	command -v valgrind >/dev/null || skip "valgrind not installed"
+	limited env MALLOC_TRACE=log LD_PRELOAD="$LIB" valgrind -q --leak-check=no \
+		"$BUILD/verdicts" global >out 2>err || { fail "status $?: $(tail -3 err)"; return 1; }
+	grep -q "valgrind's allocator (its tool 'memcheck') replaces libmtrace's: nothing is traced" err ||
+		{ fail "not said on stderr: $(cat err)"; return 1; }
+	grep -q '^#v .* untraced=valgrind-memcheck' log || { fail "no untraced= in the header: $(head -3 log)"; return 1; }
+	"$MTRACE_CHECK" "$BUILD/verdicts" log >report 2>err
+	local st=$?
+	[ $st -eq 2 ] || { fail "mtrace-check status $st"; cat report err; return 1; }
+	grep -q 'not traced: the program ran under valgrind-memcheck' err ||
+		{ fail "mtrace-check does not say why: $(cat err)"; return 1; }
+	! grep -q 'No memory leaks' report || { fail "an all-clear"; return 1; }
+}
