@@ -763,42 +763,32 @@ __asm__(".text\n"
         ".cfi_endproc\n"
         ".size fastunwind_backtrace, .-fastunwind_backtrace\n");
 
-/* The same for the walk with stack pointers: its three arguments stay. */
-__asm__(".text\n"
-        ".globl fastunwind_backtrace_sps\n"
-        ".hidden fastunwind_backtrace_sps\n"
-        ".type fastunwind_backtrace_sps, @function\n"
-        ".p2align 4\n"
-        "fastunwind_backtrace_sps:\n"
-        ".cfi_startproc\n"
 #ifdef __CET__
-        "endbr64\n"
+#define ENTRY_ENDBR "endbr64\n"
+#else
+#define ENTRY_ENDBR ""
 #endif
-        "movq (%rsp), %rcx\n"
-        "leaq 8(%rsp), %r8\n"
-        "movq %rbp, %r9\n"
-        "jmp fastunwind_walk_sps\n"
-        ".cfi_endproc\n"
-        ".size fastunwind_backtrace_sps, .-fastunwind_backtrace_sps\n");
+/* An entry point whose three arguments stay, the caller's state going in
+ * the next three (return address, RSP after the return, RBP), then a
+ * tail call to BODY. */
+#define ENTRY_WITH_STATE(name, body)                                           \
+    __asm__(".text\n"                                                          \
+            ".globl " #name "\n"                                               \
+            ".hidden " #name "\n"                                              \
+            ".type " #name ", @function\n"                                     \
+            ".p2align 4\n" #name ":\n"                                         \
+            ".cfi_startproc\n" ENTRY_ENDBR "movq (%rsp), %rcx\n"               \
+            "leaq 8(%rsp), %r8\n"                                              \
+            "movq %rbp, %r9\n"                                                 \
+            "jmp " #body "\n"                                                  \
+            ".cfi_endproc\n"                                                   \
+            ".size " #name ", .-" #name "\n")
 
-/* The same for the memoizing walk: its three arguments stay, the caller's
- * state goes in the next three. */
-__asm__(".text\n"
-        ".globl fastunwind_backtrace_memo\n"
-        ".hidden fastunwind_backtrace_memo\n"
-        ".type fastunwind_backtrace_memo, @function\n"
-        ".p2align 4\n"
-        "fastunwind_backtrace_memo:\n"
-        ".cfi_startproc\n"
-#ifdef __CET__
-        "endbr64\n"
-#endif
-        "movq (%rsp), %rcx\n"
-        "leaq 8(%rsp), %r8\n"
-        "movq %rbp, %r9\n"
-        "jmp fastunwind_walk_memo\n"
-        ".cfi_endproc\n"
-        ".size fastunwind_backtrace_memo, .-fastunwind_backtrace_memo\n");
+/* The walk with stack pointers. */
+ENTRY_WITH_STATE(fastunwind_backtrace_sps, fastunwind_walk_sps);
+
+/* The memoizing walk. */
+ENTRY_WITH_STATE(fastunwind_backtrace_memo, fastunwind_walk_memo);
 
 /* ---- Self-test -------------------------------------------------------- */
 
