@@ -85,9 +85,6 @@ static void read_trace_path(void)
     mt_trace_path = trace_path_copy;
 }
 
-/* As glibc's mtrace does at exit: let libc and libstdc++ free what they
- * keep for the process's lifetime, so it is not reported as leaked; then
- * write out the log. */
 /* With mtraceinit, a report at exit when the user asked for reports
  * (report=, signal=) or when there is no log to hold the verdicts: a
  * wrapper, a shell script or a shim that runs under mtraceinit with a
@@ -110,6 +107,9 @@ static void verdicts_at_end(void)
         report_verdicts("exit"); /* the log still gets its verdicts */
 }
 
+/* As glibc's mtrace does at exit: let libc and libstdc++ free what they
+ * keep for the process's lifetime, so it is not reported as leaked; then
+ * write out the log. */
 static void release_and_flush_at_exit(void *unused)
 {
     (void)unused;
@@ -297,6 +297,10 @@ MT_EXPORT int dlclose(void *handle)
  * point's registers. */
 static __attribute__((noreturn, noinline)) void end_process(int status)
 {
+    /* A vfork() child shares its parent's thread-local exit point: it
+     * must not leave it set for the parent's next scan. */
+    if (guard_is_set())
+        scan_set_exit_sp(0);
     verdicts_at_end();
     end_log(MTF_END_EXIT);
     for (;;)
