@@ -225,19 +225,13 @@ static void frame_pointer_guess(struct rule *r)
     };
 }
 
-/* Works out the rule for code address PC; false when PC is in no loaded
- * object (a rule worth caching is only found in one).  *NO_INFO: PC has
- * no FDE. */
-static bool compute_rule(uintptr_t pc, struct rule *r, bool *no_info)
+/* The FDE (and its CIE) of code address PC: 1; 0 when PC has none; -1
+ * when PC is in no loaded object. */
+static int fde_of(uintptr_t pc, struct eh_cie *ci, struct eh_fde *fd)
 {
     struct dl_find_object obj;
-    struct eh_cie ci;
-    struct eh_fde fd;
-    struct cfa_row row;
-    *r = (struct rule){ .kind = RULE_STOP };
-    *no_info = true;
     if (_dl_find_object((void *)pc, &obj) != 0)
-        return false;
+        return -1;
     /* A loaded module's unwind data is trusted, as the loader and libgcc
      * trust it: no extent narrower than the address space is known here
      * (dlfo_map_start/end may cover only the text of the main program). */
@@ -245,8 +239,34 @@ static bool compute_rule(uintptr_t pc, struct rule *r, bool *no_info)
     const uint8_t *entry = obj.dlfo_eh_frame
                                ? eh_find_fde(obj.dlfo_eh_frame, pc, &ext)
                                : NULL;
-    if (entry == NULL || !eh_parse_fde(entry, &ext, &ci, &fd) ||
-        pc < fd.pc_begin || pc >= fd.pc_end)
+    return entry != NULL && eh_parse_fde(entry, &ext, ci, fd) &&
+           pc >= fd->pc_begin && pc < fd->pc_end;
+}
+
+int fastunwind_function_start(uintptr_t pc, uintptr_t *start)
+{
+    struct eh_cie ci;
+    struct eh_fde fd;
+    if (fde_of(pc, &ci, &fd) != 1)
+        return 0;
+    *start = fd.pc_begin;
+    return 1;
+}
+
+/* Works out the rule for code address PC; false when PC is in no loaded
+ * object (a rule worth caching is only found in one).  *NO_INFO: PC has
+ * no FDE. */
+static bool compute_rule(uintptr_t pc, struct rule *r, bool *no_info)
+{
+    struct eh_cie ci;
+    struct eh_fde fd;
+    struct cfa_row row;
+    *r = (struct rule){ .kind = RULE_STOP };
+    *no_info = true;
+    int found = fde_of(pc, &ci, &fd);
+    if (found < 0)
+        return false;
+    if (found == 0)
         return true;
     *no_info = false;
     if (ci.signal) {

@@ -23,6 +23,11 @@ int fastunwind_backtrace(void **frames, int max);
  * set).  Not for the hot path: at exit, to find where a frame lies. */
 int fastunwind_backtrace_sps(void **frames, uintptr_t *sps, int max);
 
+/* Where the function containing code address PC starts (its FDE's first
+ * address): 1 and *START, or 0 when PC has no unwind information.  Takes
+ * no lock (_dl_find_object). */
+int fastunwind_function_start(uintptr_t pc, uintptr_t *start);
+
 /* The same, remembering recent walks in MEMO (per thread, of
  * fastunwind_memo_size(DEPTH) bytes, zeroed, then given to
  * fastunwind_memo_init(); NULL: none): a walk that starts where a

@@ -21,11 +21,8 @@
  */
 #define _GNU_SOURCE
 #include "lastframe.h"
-#include "ehframe.h"
 #include "fastunwind.h"
 #include "real.h"
-#include <dlfcn.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 static uintptr_t exit_fn, quick_exit_fn;
@@ -36,24 +33,6 @@ void lastframe_init(void)
         exit_fn = (uintptr_t)real_next_symbol("exit");
     if (quick_exit_fn == 0)
         quick_exit_fn = (uintptr_t)real_next_symbol("quick_exit");
-}
-
-/* Where the function containing code address PC starts, from its FDE
- * (_dl_find_object takes no lock). */
-static bool function_start(uintptr_t pc, uintptr_t *start)
-{
-    struct dl_find_object obj;
-    struct eh_cie ci;
-    struct eh_fde fd;
-    static const struct eh_extent ext = { NULL, (const uint8_t *)UINTPTR_MAX };
-    if (_dl_find_object((void *)pc, &obj) != 0 || obj.dlfo_eh_frame == NULL)
-        return false;
-    const uint8_t *entry = eh_find_fde(obj.dlfo_eh_frame, pc, &ext);
-    if (entry == NULL || !eh_parse_fde(entry, &ext, &ci, &fd) ||
-        pc < fd.pc_begin || pc >= fd.pc_end)
-        return false;
-    *start = fd.pc_begin;
-    return true;
 }
 
 #define MAX_EXIT_FRAMES 64
@@ -69,7 +48,8 @@ uintptr_t lastframe_exit_sp(int quick)
     for (int k = 1; k < n; k++) {
         uintptr_t start;
         /* A return address: the call ends one byte before it. */
-        if (function_start((uintptr_t)frames[k] - 1, &start) && start == fn)
+        if (fastunwind_function_start((uintptr_t)frames[k] - 1, &start) &&
+            start == fn)
             return sps[k];
     }
     return 0;
