@@ -41,6 +41,15 @@ expect_verdicts() {
 	[ -z "$bad" ] || { fail "$log: wrong verdicts:$bad"; return 1; }
 }
 
+# expect_child_verdicts BINARY "SIZE:CLASS ...": the same for the log of
+# the fork child (log.PID).
+expect_child_verdicts() {
+	local child
+	child=$(ls log.* 2>/dev/null | head -1)
+	[ -n "$child" ] || { fail "no child log"; return 1; }
+	expect_verdicts "$1" "$child" "$2"
+}
+
 vrun() {
 	local log=$1
 	shift
@@ -138,10 +147,7 @@ t_verdict_realloc() {
 t_verdict_fork() {
 	need_libmtrace || return
 	vrun log "$BUILD/verdicts" fork || return 1
-	local child
-	child=$(ls log.* 2>/dev/null | head -1)
-	[ -n "$child" ] || { fail "no child log"; return 1; }
-	expect_verdicts "$BUILD/verdicts" "$child" "1121:definitely-lost 1122:still-reachable"
+	expect_child_verdicts "$BUILD/verdicts" "1121:definitely-lost 1122:still-reachable"
 }
 
 # exit() from a second thread: main, stopped in pthread_join, still holds
@@ -389,10 +395,7 @@ t_verdict_exit_paths() {
 t_verdict_fork_exit() {
 	need_libmtrace || return
 	vrun log "$SHAPES" fork-_exit || return 1
-	local child
-	child=$(ls log.* 2>/dev/null | head -1)
-	[ -n "$child" ] || { fail "no child log"; return 1; }
-	expect_verdicts "$SHAPES" "$child" "2055:definitely-lost 2077:still-reachable"
+	expect_child_verdicts "$SHAPES" "2055:definitely-lost 2077:still-reachable"
 }
 
 # vfork()+exec leaves the parent's log alone (no "#e exec" in it); the
