@@ -54,7 +54,7 @@ void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
         w.where = locate(&e->loc, where);
         break;
     }
-    report_warning(e->rep, &w);
+    report_warning(e->rep, &w, e->is_trace || e->ext.extended);
     e->warnings++;
 }
 

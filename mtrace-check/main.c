@@ -98,7 +98,9 @@ static const char *not_a_trace(const struct engine *e)
 static int check_replayed(const char *log, struct engine *e,
                           struct outputs *out, int json_entry)
 {
-    if (!e->is_trace && !e->ext.extended) {
+    int trace = e->is_trace || e->ext.extended;
+    report_release(e->rep, trace);
+    if (!trace) {
         outputs_drop(out, e);
         return unreadable(log, json_entry, not_a_trace(e));
     }

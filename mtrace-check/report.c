@@ -4,9 +4,11 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #include "report.h"
 #include "classreport.h"
+#include "diag.h"
 #include "json.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 static void put(FILE *out, struct slice s)
 {
@@ -24,6 +26,9 @@ void report_begin(struct report *r, FILE *out, int json, const char *log,
     r->log = log;
     r->binary = binary;
     r->begun = 0;
+    r->held = NULL;
+    r->held_text = NULL;
+    r->held_len = 0;
 }
 
 /* The JSON object's head, before its first member is written. */
@@ -106,13 +111,35 @@ static void json_warning(struct report *r, const struct warning *w)
     putc('}', out);
 }
 
-void report_warning(struct report *r, const struct warning *w)
+void report_release(struct report *r, int keep)
 {
+    if (!r->held)
+        return;
+    fclose(r->held); /* sets held_text and held_len */
+    if (keep)
+        fwrite(r->held_text, 1, r->held_len, r->out);
+    free(r->held_text);
+    r->held = NULL;
+    r->held_text = NULL;
+}
+
+void report_warning(struct report *r, const struct warning *w, int trace)
+{
+    FILE *out = r->out;
+
+    if (trace)
+        report_release(r, 1);
+    else if (!r->held && !(r->held = open_memstream(&r->held_text,
+                                                    &r->held_len)))
+        diag_fatal(NULL, "out of memory (holding warnings)");
+    if (!trace)
+        r->out = r->held;
     json_head(r);
     if (r->json)
         json_warning(r, w);
     else
         text_warning(r->out, w);
+    r->out = out;
     r->nwarnings++;
 }
 

@@ -85,11 +85,21 @@ struct report {
      * file that turns out not to be a trace prints nothing (main.c). */
     const char *log, *binary;
     int begun;
+    /* Warnings read before the log showed a trace line (engine_traced):
+     * kept here, printed by report_release, dropped with the log if it is
+     * not a trace (glibc's script prints a "Free N was never alloc'd" for
+     * any "-" word, which random bytes hold now and then). */
+    FILE *held;
+    char *held_text;
+    size_t held_len;
 };
 
 void report_begin(struct report *r, FILE *out, int json, const char *log,
                   const char *binary);
-void report_warning(struct report *r, const struct warning *w);
+/* TRACE: the log has shown a trace line; until then warnings are held. */
+void report_warning(struct report *r, const struct warning *w, int trace);
+/* Print the warnings held (the log is a trace), or drop them (KEEP 0). */
+void report_release(struct report *r, int keep);
 void report_leaks_begin(struct report *r);
 void report_leak(struct report *r, const struct leak *l);
 void report_leaks_end(struct report *r); /* "No memory leaks." if none */

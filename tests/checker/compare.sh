@@ -253,12 +253,17 @@ not_trace() {
 	if [ ! -s "$OUT/.c.out" ] && grep -q "^mtrace-check: $name: .*not an mtrace log" "$OUT/.c.err"
 	then ok; else bad "$what: output, or no message naming $name"; head -3 "$OUT/.c.out" "$OUT/.c.err"; fi
 }
-head -c 100000 /dev/urandom >"$OUT/random.bin"
+# The same bytes every run (a seeded generator), and a line that begins
+# as a free record does ("- 0x0" then garbage) among them.
+perl -e 'srand(26); print map { chr int rand 256 } 1 .. 100000' >"$OUT/random.bin"
+{ head -c 5000 "$OUT/random.bin"; printf '\n- 0x0\223\001z\n@ \377 + 0x1f 0x\n'
+  tail -c 5000 "$OUT/random.bin"; } >"$OUT/random-record.bin"
 : >"$OUT/empty.log"
 not_trace "an empty log" empty.log
 not_trace "an empty log after BINARY" basic-pie empty.log
 not_trace "/dev/null" /dev/null
 not_trace "100 KB of random bytes" random.bin
+not_trace "random bytes with a line that looks like a record" random-record.bin
 not_trace "/etc/passwd" /etc/passwd
 not_trace "the binary alone, no log" basic-pie
 not_trace "/bin/ls alone" /bin/ls
