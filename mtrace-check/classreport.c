@@ -83,7 +83,7 @@ static void apply_suppressions(struct class_view *cv)
         r->frames = frames_of(cv, r->stack);
         if (r->cls == CLASS_REACHABLE || !cv->o->supp)
             continue;
-        r->suppressed = supp_match(cv->o->supp, r->frames);
+        r->suppressed = supp_match_class(cv->o->supp, r->frames, (int)r->cls);
         if (r->suppressed < 0)
             continue;
         struct suppression *s = &cv->o->supp->s[r->suppressed];
@@ -204,6 +204,8 @@ void classview_record(const struct class_view *cv, size_t i,
     out->stack = r->stack;
     out->bytes = r->bytes;
     out->blocks = r->blocks;
+    out->indirect = r->indirect;
+    out->frames = r->frames;
 }
 
 int class_is_leak(enum leak_class c)

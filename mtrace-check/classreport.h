@@ -63,6 +63,8 @@ struct loss_info {
     int suppressed; /* a suppression took it: counted apart */
     int32_t stack;  /* index into the log's stacks, -1: none recorded */
     uint64_t bytes, blocks;
+    uint64_t indirect; /* definitely lost: the bytes lost through it */
+    const struct view_frames *frames; /* NULL: no stack recorded */
 };
 size_t classview_nrecords(const struct class_view *cv);
 void classview_record(const struct class_view *cv, size_t i,

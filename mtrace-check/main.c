@@ -18,6 +18,7 @@
 #include "source.h"
 #include "stackview.h"
 #include "symbolizer.h"
+#include "vgcollect.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -205,7 +206,7 @@ static int check_logs(char *const *logs, int n, struct options *opt,
     for (int i = 0; i < n; i++) {
         if (n > 1 && opt->json && i > 0)
             fputs(",\n", stdout);
-        else if (n > 1 && !opt->json)
+        else if (n > 1 && !opt->json && !vg_text())
             printf("%s==> %s <==\n", i ? "\n" : "", logs[i]);
         int status = check_log(logs[i], opt, binary, opt->json && n > 1);
         if (status == EXIT_TROUBLE || (status == EXIT_LEAKS && worst == 0))
@@ -280,6 +281,8 @@ int main(int argc, char **argv)
     int status = check_logs(opt.operands + skip, opt.noperands - skip, &opt,
                             binary);
     free(sibling);
+    if (vg_finish() != 0)
+        status = EXIT_TROUBLE;
     sym_stop();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         diag(NULL, 0, "error writing the report: %s", strerror(errno));

@@ -6,6 +6,7 @@
 #include "diag.h"
 #include "folded.h"
 #include "util.h"
+#include "vgcollect.h"
 #include "verdict.h"
 
 #include <stdio.h>
@@ -50,6 +51,14 @@ static void print_help(void)
         "                 all, none (default: definite)\n"
         "      --suppressions FILE  leak suppressions in LeakSanitizer's\n"
         "                 syntax (leak:PATTERN lines); may be repeated\n"
+        "      --valgrind[=quiet|summary]  print the report in valgrind\n"
+        "                 memcheck's text shape (==PID== lines, loss records,\n"
+        "                 LEAK SUMMARY) instead; quiet: as valgrind -q\n"
+        "      --xml FILE  also write valgrind memcheck's XML (protocol 4)\n"
+        "      --show-leak-kinds=CLASSES  loss records listed by --valgrind\n"
+        "                 and --xml (default: definite,possible)\n"
+        "      --num-callers=N  frames per stack there (default 12)\n"
+        "      --gen-suppressions  a valgrind suppression after each one\n"
         "      --help     print this help, then exit\n"
         "      --version  print version number, then exit\n"
         "\n"
@@ -92,7 +101,14 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
     o->supp = xcalloc((size_t)argc, sizeof *o->supp);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
+        int vg = 0, took = 0;
+        if (!only_args && a[0] == '-')
+            vg = vg_option(a, i + 1 < argc ? argv[i + 1] : NULL, &took);
+        if (vg < 0)
+            return OPT_USAGE_ERROR;
+        if (vg > 0) {
+            i += took;
+        } else if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
             o->operands[o->noperands++] = argv[i];
         } else if (strcmp(a, "--") == 0) {
             only_args = 1;
@@ -155,6 +171,8 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
         diag_usage("missing LOG argument");
         return OPT_USAGE_ERROR;
     }
+    if (vg_options_check(o->show_reachable, o->fail_on, o->json, o->folded))
+        return OPT_USAGE_ERROR;
     if (o->folded && o->json) {
         diag_usage("--folded and --json both print on standard output: "
                    "choose one");

@@ -8,6 +8,7 @@
 #include "folded.h"
 #include "html.h"
 #include "progress.h"
+#include "vgcollect.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ FILE *outputs_report_stream(struct outputs *x, const struct options *opt)
 {
     memset(x, 0, sizeof *x);
     x->opt = opt;
-    if (!opt->folded)
+    if (!opt->folded && !vg_text())
         return stdout;
     x->null = fopen("/dev/null", "w");
     if (x->null == NULL)
@@ -81,6 +82,8 @@ static int finish(struct outputs *x, struct engine *e, int write)
         tl_destroy(&x->tl);
     }
     progress_stop();
+    if (write)
+        vg_collect(e, x->opt->log);
     if (x->null)
         fclose(x->null);
     return err ? -1 : 0;

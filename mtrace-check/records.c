@@ -241,8 +241,8 @@ static struct slice key_value(struct slice f, const char *key)
 }
 
 /* "#v VERSION key=value...": the keys read here are sample= (a sampled
- * log) and untraced= (nothing was traced, doc/format.md); the others are
- * for people. */
+ * log), untraced= (nothing was traced, doc/format.md), pid= and ppid=
+ * (valgrind's ==PID== prefix, vgreport.h); the others are for people. */
 static void record_version(struct ext_store *x, const char *line, size_t len)
 {
     struct slice f[32];
@@ -254,6 +254,12 @@ static void record_version(struct ext_store *x, const char *line, size_t len)
         struct slice v = key_value(f[i], MTF_KEY_SAMPLE);
         if (v.n && parse_dec_u64(v, &x->sample_rate))
             x->sample_rate = 0;
+        v = key_value(f[i], "pid");
+        if (v.n && parse_dec_u64(v, &x->pid))
+            x->pid = 0;
+        v = key_value(f[i], "ppid");
+        if (v.n && parse_dec_u64(v, &x->ppid))
+            x->ppid = 0;
         v = key_value(f[i], MTF_KEY_UNTRACED);
         if (v.n && x->untraced == NULL)
             x->untraced = xmemdup0(v.p, v.n);

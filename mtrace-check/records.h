@@ -56,6 +56,7 @@ struct ext_store {
     uint64_t version;
     uint64_t sample_rate; /* "#v ... sample=RATE": a sampled log; 0: not */
     char *program;        /* "#p" */
+    uint64_t pid, ppid;   /* "#v ... pid=N ppid=N"; 0: not given */
     char *untraced; /* "#v ... untraced=WHY": nothing was traced; NULL: no */
     struct module *mods;
     size_t nmods, cap_mods;

@@ -6,6 +6,7 @@
 #include "mtrace-suppress.h"
 #include "util.h"
 #include "diag.h"
+#include "vgsupp.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,8 +20,10 @@ void supp_init(struct suppressions *s)
 
 void supp_destroy(struct suppressions *s)
 {
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < s->n; i++) {
         free(s->s[i].pattern);
+        vgsupp_free(s->s[i].vg);
+    }
     free(s->s);
     memset(s, 0, sizeof *s);
 }
@@ -28,7 +31,7 @@ void supp_destroy(struct suppressions *s)
 void supp_add(struct suppressions *s, const char *pattern)
 {
     for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->s[i].pattern, pattern) == 0)
+        if (s->s[i].vg == NULL && strcmp(s->s[i].pattern, pattern) == 0)
             return;
     s->s = xrealloc(s->s, (s->n + 1) * sizeof *s->s);
     memset(&s->s[s->n], 0, sizeof s->s[0]);
@@ -132,8 +135,21 @@ static int load_line(struct suppressions *s, const char *p, const char *path,
     return tool == NULL;
 }
 
+static void add_vg(void *arg, const char *name, struct vg_supp *vg)
+{
+    struct suppressions *s = arg;
+    s->s = xrealloc(s->s, (s->n + 1) * sizeof *s->s);
+    memset(&s->s[s->n], 0, sizeof s->s[0]);
+    s->s[s->n].pattern = xstrdup(name);
+    s->s[s->n++].vg = vg;
+}
+
 int supp_load(struct suppressions *s, const char *path, int complain)
 {
+    if (vgsupp_is_file(path)) {
+        int err = vgsupp_load(path, complain, add_vg, s);
+        return err < 0 ? SUPP_MALFORMED : err;
+    }
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return errno;
@@ -160,7 +176,18 @@ int supp_load(struct suppressions *s, const char *path, int complain)
 
 int supp_match(const struct suppressions *s, const struct view_frames *f)
 {
-    for (size_t i = 0; i < s->n; i++)
+    return supp_match_class(s, f, -1);
+}
+
+int supp_match_class(const struct suppressions *s,
+                     const struct view_frames *f, int cls)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->s[i].vg) {
+            if (vgsupp_match(s->s[i].vg, f, cls))
+                return (int)i;
+            continue;
+        }
         for (size_t k = 0; f && k < f->n; k++) {
             const struct view_frame *v = &f->v[k];
             const char *p = s->s[i].pattern;
@@ -169,5 +196,6 @@ int supp_match(const struct suppressions *s, const struct view_frames *f)
                 mts_pattern_matches(p, v->module))
                 return (int)i;
         }
+    }
     return -1;
 }

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vgcollect.c - the checker's side of the valgrind-shaped reports
+ * (vgreport.h): their options, the model filled from a checked log's loss
+ * records (classreport.h), each log's text as it is checked, and at the
+ * end the tree's summary and the XML document.  main.c and outputs.c
+ * call the three functions of vgcollect.h and nothing else.
+ *
+ * Copyright (C) 2026 the libmtrace authors. */
+#include "vgcollect.h"
+#include "classreport.h"
+#include "diag.h"
+#include "util.h"
+#include "verdict.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- options --------------------------------------------------------------- */
+
+static struct vg_options vopt = {
+    VG_OFF, NULL, 1 << CLASS_DEFINITE | 1 << CLASS_POSSIBLE,
+    1 << CLASS_DEFINITE, 12, 0,
+};
+static int kinds_given;
+
+static int kinds(const char *option, const char *v, int *mask)
+{
+    int m = *v ? class_mask_parse(v) : -1;
+    if (m < 0) {
+        diag_usage("%s: '%s' is not a list of definite, indirect, possible, "
+                   "reachable, all, none",
+                   option, v);
+        return -1;
+    }
+    *mask = m;
+    return 1;
+}
+
+int vg_option(const char *a, const char *next, int *used_next)
+{
+    *used_next = 0;
+    if (strcmp(a, "--valgrind") == 0 || strcmp(a, "--valgrind=full") == 0)
+        vopt.mode = VG_FULL;
+    else if (strcmp(a, "--valgrind=quiet") == 0)
+        vopt.mode = VG_QUIET;
+    else if (strcmp(a, "--valgrind=summary") == 0)
+        vopt.mode = VG_SUMMARY;
+    else if (strncmp(a, "--valgrind=", 11) == 0) {
+        diag_usage("--valgrind: '%s' is not full, quiet or summary", a + 11);
+        return -1;
+    } else if (strcmp(a, "--xml") == 0 || strncmp(a, "--xml=", 6) == 0) {
+        const char *v = a[5] == '=' ? a + 6 : next;
+        *used_next = a[5] != '=';
+        if (v == NULL || *v == '\0') {
+            diag_usage("--xml needs a FILE");
+            return -1;
+        }
+        vopt.xml = v;
+    } else if (strncmp(a, "--show-leak-kinds=", 18) == 0) {
+        kinds_given = 1;
+        return kinds("--show-leak-kinds", a + 18, &vopt.show_kinds);
+    } else if (strncmp(a, "--num-callers=", 14) == 0) {
+        char *end;
+        long n = strtol(a + 14, &end, 10);
+        if (a[14] == '\0' || *end || n < 1 || n > 500) {
+            diag_usage("--num-callers: '%s' is not a number from 1 to 500",
+                       a + 14);
+            return -1;
+        }
+        vopt.num_callers = (int)n;
+    } else if (strcmp(a, "--gen-suppressions") == 0 ||
+               strcmp(a, "--gen-suppressions=all") == 0 ||
+               strcmp(a, "--gen-suppressions=yes") == 0)
+        vopt.gen_supp = 1;
+    else if (strcmp(a, "--gen-suppressions=no") == 0)
+        vopt.gen_supp = 0;
+    else
+        return 0;
+    return 1;
+}
+
+int vg_options_check(int show_reachable, int fail_on, int json, int folded)
+{
+    if (vopt.mode != VG_OFF && (json || folded)) {
+        diag_usage("--valgrind prints on standard output, as --json and "
+                   "--folded do: choose one");
+        return -1;
+    }
+    if (show_reachable && !kinds_given)
+        vopt.show_kinds = (1 << CLASS_COUNT) - 1;
+    vopt.error_kinds = fail_on;
+    return 0;
+}
+
+int vg_active(void)
+{
+    return vopt.mode != VG_OFF || vopt.xml != NULL;
+}
+
+int vg_text(void)
+{
+    return vopt.mode != VG_OFF;
+}
+
+/* ---- the model --------------------------------------------------------------- */
+
+static struct vg_process *procs;
+static size_t nprocs;
+
+static uint64_t module_base(const struct ext_store *x, const char *path)
+{
+    for (size_t i = 0; path && i < x->nmods; i++)
+        if (x->mods[i].path == path || strcmp(x->mods[i].path, path) == 0)
+            return x->mods[i].base;
+    return 0;
+}
+
+/* The frames valgrind would show: up to --num-callers (its count has the
+ * allocation function first, which libmtrace's stacks do not), none
+ * below main. */
+static void take_frames(struct vg_record *r, const struct ext_store *x,
+                        const struct view_frames *v)
+{
+    size_t max = vopt.num_callers > 1 ? (size_t)vopt.num_callers - 1 : 1;
+    r->f = xcalloc((v ? v->n : 0) + 1, sizeof *r->f);
+    for (size_t i = 0; v && i < v->n && r->nf < max; i++) {
+        const struct view_frame *s = &v->v[i];
+        struct vg_frame *f = &r->f[r->nf++];
+        f->ip = s->module ? module_base(x, s->module) + s->off : s->off;
+        /* copies: the log's module paths go with its engine */
+        f->fn = s->function ? xstrdup(s->function) : NULL;
+        f->obj = s->module ? xstrdup(s->module) : NULL;
+        f->file = s->file ? xstrdup(s->file) : NULL;
+        f->line = s->line;
+        if (s->function && strcmp(s->function, "main") == 0 && !s->inlined)
+            break;
+    }
+}
+
+static uint64_t total(const struct vg_record *r)
+{
+    return r->bytes + r->indirect;
+}
+
+/* valgrind's order: total size, then definitely, indirectly, possibly
+ * lost, still reachable, then number of blocks, smallest first. */
+static int vg_order(const void *pa, const void *pb)
+{
+    static const int rank[CLASS_COUNT] = {
+        [CLASS_DEFINITE] = 0, [CLASS_INDIRECT] = 1, [CLASS_POSSIBLE] = 2,
+        [CLASS_REACHABLE] = 3, [CLASS_UNKNOWN] = 4,
+    };
+    const struct vg_record *a = pa, *b = pb;
+    if (total(a) != total(b))
+        return total(a) < total(b) ? -1 : 1;
+    if (rank[a->cls] != rank[b->cls])
+        return rank[a->cls] - rank[b->cls];
+    return (a->blocks > b->blocks) - (a->blocks < b->blocks);
+}
+
+static void take_records(struct vg_process *p, const struct engine *e)
+{
+    const struct class_view *cv = e->classes;
+    size_t n = cv ? classview_nrecords(cv) : 0;
+    p->rec = xcalloc(n + 1, sizeof *p->rec);
+    for (size_t i = 0; i < n; i++) {
+        struct loss_info li;
+        classview_record(cv, i, &li);
+        struct vg_record *r = &p->rec[p->nrec++];
+        r->cls = li.cls;
+        r->bytes = li.bytes;
+        r->blocks = li.blocks;
+        r->indirect = li.indirect;
+        r->suppressed = li.suppressed;
+        take_frames(r, &e->ext, li.frames);
+    }
+    qsort(p->rec, p->nrec, sizeof *p->rec, vg_order);
+    if (cv == NULL)
+        return;
+    const struct class_sums *s = classview_sums(cv);
+    for (int c = 0; c < CLASS_COUNT; c++)
+        p->sum[c] = (struct vg_sum){ s->sum[c].bytes, s->sum[c].blocks };
+    p->suppressed = (struct vg_sum){ s->suppressed.bytes,
+                                     s->suppressed.blocks };
+}
+
+static void take_suppressions(struct vg_process *p, const struct engine *e)
+{
+    const struct suppressions *s = e->copts ? e->copts->supp : NULL;
+    p->supp = xcalloc((s ? s->n : 0) + 1, sizeof *p->supp);
+    for (size_t i = 0; s && i < s->n; i++)
+        if (s->s[i].blocks)
+            p->supp[p->nsupp++] =
+                (struct vg_supp_count){ xstrdup(s->s[i].pattern),
+                                        s->s[i].blocks };
+}
+
+void vg_collect(const struct engine *e, const char *log)
+{
+    if (!vg_active())
+        return;
+    if (e->classes == NULL && e->verdicts.scans == 0 && e->table.count)
+        diag(log, 0,
+             "no reachability verdicts (a log of glibc's, or written with "
+             "MEMLEAK_CONFIG=reach=0): the valgrind-shaped report lists "
+             "none of its blocks");
+    procs = xrealloc(procs, (nprocs + 1) * sizeof *procs);
+    struct vg_process *p = &procs[nprocs++];
+    memset(p, 0, sizeof *p);
+    p->pid = e->ext.pid;
+    p->ppid = e->ext.ppid;
+    p->program = e->ext.program ? xstrdup(e->ext.program) : NULL;
+    take_records(p, e);
+    take_suppressions(p, e);
+    if (vopt.mode != VG_OFF)
+        vg_text_process(stdout, p, &vopt);
+}
+
+int vg_finish(void)
+{
+    int err = 0;
+    if (vopt.mode != VG_OFF)
+        vg_text_combined(stdout, procs, nprocs, &vopt);
+    if (vopt.xml) {
+        FILE *f = fopen(vopt.xml, "w");
+        if (f == NULL) {
+            diag(vopt.xml, 0, "cannot write the XML report: %s",
+                 strerror(errno));
+            err = -1;
+        } else {
+            vg_xml(f, procs, nprocs, &vopt);
+            if (fclose(f) != 0) {
+                diag(vopt.xml, 0, "error writing the XML report");
+                err = -1;
+            }
+        }
+    }
+    return err;
+}
