@@ -19,16 +19,20 @@ VERSION  = 0.1.0
 
 N ?= 5
 
-.PHONY: all lib checker check check-stress sanitize fuzz demo bench deps \
+.PHONY: all lib checker run check check-stress sanitize fuzz demo bench deps \
         install uninstall clean docs
 
-all: lib checker
+all: lib checker run
 
 lib:
 	$(MAKE) -C libmtrace
 
 checker:
 	$(MAKE) -C mtrace-check
+
+# valgrind memcheck's stand-in (mtrace-run(1))
+run:
+	$(MAKE) -C mtrace-run
 
 check: all
 	@$(MAKE) --no-print-directory -C tests check
@@ -62,14 +66,16 @@ install: all
 	install -d $(BINDIR) $(LIBDIR) $(INCDIR) $(MANDIR)/man1 $(MANDIR)/man3 $(PCDIR)
 	install -m 755 libmtrace/libmtrace.so $(LIBDIR)/libmtrace.so
 	install -m 755 mtrace-check/mtrace-check $(BINDIR)/mtrace-check
+	install -m 755 mtrace-run/mtrace-run $(BINDIR)/mtrace-run
 	install -m 644 include/memleak.h include/mtrace-format.h $(INCDIR)/
-	install -m 644 doc/mtrace-check.1 $(MANDIR)/man1/
+	install -m 644 doc/mtrace-check.1 doc/mtrace-run.1 $(MANDIR)/man1/
 	install -m 644 doc/libmtrace.3 doc/memleak_report.3 $(MANDIR)/man3/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
 	    libmtrace/libmtrace.pc.in > $(PCDIR)/libmtrace.pc
 
 uninstall:
-	rm -f $(LIBDIR)/libmtrace.so $(BINDIR)/mtrace-check $(INCDIR)/memleak.h \
+	rm -f $(LIBDIR)/libmtrace.so $(BINDIR)/mtrace-check $(BINDIR)/mtrace-run \
+	      $(MANDIR)/man1/mtrace-run.1 $(INCDIR)/memleak.h \
 	      $(INCDIR)/mtrace-format.h $(MANDIR)/man1/mtrace-check.1 \
 	      $(MANDIR)/man3/libmtrace.3 $(MANDIR)/man3/memleak_report.3 \
 	      $(PCDIR)/libmtrace.pc
@@ -78,6 +84,7 @@ clean:
 	rm -rf .build
 	$(MAKE) -C libmtrace clean
 	$(MAKE) -C mtrace-check clean
+	$(MAKE) -C mtrace-run clean
 	$(MAKE) -C tests clean
 	-$(MAKE) -C examples clean
 	-$(MAKE) -C bench clean
