@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian packages libmtrace builds, tests and benchmarks with.
 # Used by `make deps` and by CI.  chromium: the HTML report's browser test
-# (tests/html), headless, driven over a pipe with python3 alone.
+# (tests/html), headless, driven over a pipe with python3 alone.  cmake and
+# libxml2-utils: mtrace-run under ctest -T memcheck, its XML checked with
+# xmllint (tests/memcheck).
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libzstd-dev zlib1g-dev zstd libdeflate-dev
           libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb strace valgrind
-          heaptrack hyperfine python3 chromium)
+          heaptrack hyperfine python3 chromium cmake libxml2-utils)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
