@@ -333,8 +333,9 @@ static void text_suppressions(const struct class_view *cv, FILE *out)
           out);
     for (size_t i = 0; i < s->n; i++)
         if (s->s[i].blocks)
-            fprintf(out, "%7" PRIu64 " %10" PRIu64 " leak:%s\n", s->s[i].blocks,
-                    s->s[i].bytes, s->s[i].pattern);
+            fprintf(out, "%7" PRIu64 " %10" PRIu64 " %s%s\n", s->s[i].blocks,
+                    s->s[i].bytes, s->s[i].vg ? "" : "leak:",
+                    s->s[i].pattern); /* valgrind's: its name */
     fputs("-----------------------------------------------------\n", out);
 }
 

@@ -10,6 +10,8 @@
 #include "classreport.h"
 #include "diag.h"
 #include "util.h"
+#include "maps.h"
+#include "stackview.h"
 #include "verdict.h"
 
 #include <errno.h>
@@ -196,22 +198,74 @@ static void take_suppressions(struct vg_process *p, const struct engine *e)
                                         s->s[i].blocks };
 }
 
+/* A log without reachability verdicts (glibc's, or reach=0): every block
+ * still allocated is a leak, as mtrace-check's own report has it; one
+ * loss record per stack, all definitely lost, the suppressions applied. */
+static void take_unjudged(struct vg_process *p, const struct engine *e)
+{
+    const struct alloc_table *t = &e->table;
+    const struct ext_store *x = &e->ext;
+    const struct suppressions *supp = e->copts ? e->copts->supp : NULL;
+    int32_t *stack_of = xcalloc(t->count + 1, sizeof *stack_of);
+    struct u64map index;
+    u64map_init(&index);
+    p->rec = xcalloc(t->count + 1, sizeof *p->rec);
+    for (size_t i = 0; i < t->count; i++) {
+        const struct block *b = &t->blocks[i];
+        void **slot = u64map_put(&index, (uint64_t)(uint32_t)(b->stack + 1));
+        if (*slot == NULL) {
+            stack_of[p->nrec] = b->stack;
+            p->rec[p->nrec].cls = CLASS_DEFINITE;
+            *slot = (void *)(uintptr_t)++p->nrec;
+        }
+        struct vg_record *r = &p->rec[(uintptr_t)*slot - 1];
+        r->bytes += b->size;
+        r->blocks++;
+    }
+    u64map_destroy(&index);
+    for (size_t k = 0; k < p->nrec; k++) {
+        struct vg_record *r = &p->rec[k];
+        int32_t st = stack_of[k];
+        struct view_frames v = { NULL, 0, 0 };
+        if (st >= 0 && (size_t)st < x->nstacks)
+            view_stack((struct ext_store *)x, &x->stacks[st], &v);
+        take_frames(r, x, st >= 0 ? &v : NULL);
+        int by = supp ? supp_match_class(supp, &v, CLASS_DEFINITE) : -1;
+        free(v.v);
+        r->suppressed = by >= 0;
+        struct vg_sum *sum = by >= 0 ? &p->suppressed : &p->sum[CLASS_DEFINITE];
+        sum->bytes += r->bytes;
+        sum->blocks += r->blocks;
+        if (by >= 0) {
+            supp->s[by].blocks += r->blocks;
+            supp->s[by].bytes += r->bytes;
+        }
+    }
+    free(stack_of);
+    qsort(p->rec, p->nrec, sizeof *p->rec, vg_order);
+}
+
 void vg_collect(const struct engine *e, const char *log)
 {
     if (!vg_active())
         return;
-    if (e->classes == NULL && e->verdicts.scans == 0 && e->table.count)
+    int unjudged = e->classes == NULL && e->verdicts.scans == 0 &&
+                   e->table.count && logend_leaks_count(&e->end);
+    if (unjudged)
         diag(log, 0,
              "no reachability verdicts (a log of glibc's, or written with "
-             "MEMLEAK_CONFIG=reach=0): the valgrind-shaped report lists "
-             "none of its blocks");
+             "MEMLEAK_CONFIG=reach=0): every block still allocated is "
+             "reported as definitely lost");
     procs = xrealloc(procs, (nprocs + 1) * sizeof *procs);
     struct vg_process *p = &procs[nprocs++];
     memset(p, 0, sizeof *p);
     p->pid = e->ext.pid;
     p->ppid = e->ext.ppid;
     p->program = e->ext.program ? xstrdup(e->ext.program) : NULL;
-    take_records(p, e);
+    if (unjudged)
+        take_unjudged(p, e);
+    else
+        take_records(p, e);
     take_suppressions(p, e);
     if (vopt.mode != VG_OFF)
         vg_text_process(stdout, p, &vopt);

@@ -199,6 +199,17 @@ t_exit_status() {
 	expect "stdout" "$(limited "$RUN" --leak-check=full sh -c 'echo out' 2>/dev/null)" out
 }
 
+# A log without reachability verdicts (MEMLEAK_CONFIG=reach=0): every
+# block still allocated is definitely lost, as mtrace-check's report says.
+t_without_verdicts() {
+	limited "$RUN" --leak-check=full --error-exitcode=9 --mtrace-config=reach=0 \
+		"$BUILD/tree" leaf 2>out.txt
+	expect "status" $? 9 || return 1
+	grep -q '333 bytes in 1 blocks are definitely lost in loss record 1 of 1' out.txt ||
+		fail "$(cat out.txt)" || return 1
+	grep -q 'no reachability verdicts' out.txt || fail "not told"
+}
+
 # Installed (make install): mtrace-run finds ../lib/libmtrace.so and
 # mtrace-check beside itself.
 t_installed() {
@@ -229,7 +240,7 @@ for f in "$RUN" "$CHECK" "$top/libmtrace/libmtrace.so"; do
 done
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(ctest_memcheck xml_like_valgrind text_like_valgrind
-	valgrind_suppressions process_tree exit_status installed)
+	valgrind_suppressions process_tree exit_status without_verdicts installed)
 for t in "${tests[@]}"; do
 	run "$t"
 done
