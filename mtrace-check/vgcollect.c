@@ -253,9 +253,10 @@ void vg_collect(const struct engine *e, const char *log)
                    e->table.count && logend_leaks_count(&e->end);
     if (unjudged)
         diag(log, 0,
-             "no reachability verdicts (a log of glibc's, or written with "
-             "MEMLEAK_CONFIG=reach=0): every block still allocated is "
-             "reported as definitely lost");
+             "no reachability verdicts (a log of glibc's, one written with "
+             "MEMLEAK_CONFIG=reach=0, or its process was killed before its "
+             "exit scan): every block still allocated is reported as "
+             "definitely lost");
     procs = xrealloc(procs, (nprocs + 1) * sizeof *procs);
     struct vg_process *p = &procs[nprocs++];
     memset(p, 0, sizeof *p);

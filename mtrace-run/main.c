@@ -70,12 +70,20 @@ static int run_program(const char *lib, const char *dir,
         fprintf(stderr, "mtrace-run: %s: %s\n", o->program[0], strerror(err));
         _exit(err == ENOENT ? 127 : 126);
     }
-    int st;
-    while (waitpid(*pid, &st, 0) < 0)
-        if (errno != EINTR) {
-            perror("mtrace-run: waitpid");
-            return -1;
-        }
+    /* As system() does: ^C and ^\ are the program's to act on; its end
+     * is then reported and the run directory removed. */
+    struct sigaction ign = { .sa_handler = SIG_IGN }, oint, oquit;
+    sigaction(SIGINT, &ign, &oint);
+    sigaction(SIGQUIT, &ign, &oquit);
+    int st, r;
+    while ((r = waitpid(*pid, &st, 0)) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &oint, NULL);
+    sigaction(SIGQUIT, &oquit, NULL);
+    if (r < 0) {
+        perror("mtrace-run: waitpid");
+        return -1;
+    }
     return st;
 }
 
