@@ -71,12 +71,8 @@ int vg_option(const char *a, const char *next, int *used_next)
             return -1;
         }
         vopt.num_callers = (int)n;
-    } else if (strcmp(a, "--gen-suppressions") == 0 ||
-               strcmp(a, "--gen-suppressions=all") == 0 ||
-               strcmp(a, "--gen-suppressions=yes") == 0)
+    } else if (strcmp(a, "--valgrind-suppressions") == 0)
         vopt.gen_supp = 1;
-    else if (strcmp(a, "--gen-suppressions=no") == 0)
-        vopt.gen_supp = 0;
     else
         return 0;
     return 1;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vgcollect.h - what main.c, options.c and outputs.c call for the
  * valgrind-shaped reports (vgreport.h): --valgrind[=quiet|summary],
- * --xml FILE, --show-leak-kinds=, --num-callers=, --gen-suppressions.
+ * --xml FILE, --show-leak-kinds=, --num-callers=,
+ * --valgrind-suppressions (valgrind's --gen-suppressions=all).
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_VGCOLLECT_H

@@ -35,7 +35,7 @@ struct vg_options {
     int show_kinds;   /* classes listed as loss records (verdict.h mask) */
     int error_kinds;  /* classes counted as errors (--fail-on) */
     int num_callers;  /* frames per stack */
-    int gen_supp;     /* a suppression after each loss record */
+    int gen_supp;     /* a valgrind suppression after each loss record */
 };
 
 struct vg_frame {

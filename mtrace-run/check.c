@@ -162,7 +162,7 @@ static int check_group(const char *checker, const struct run_options *o,
     argv[k++] = errors;
     argv[k++] = callers;
     if (o->gen_supp)
-        argv[k++] = "--gen-suppressions";
+        argv[k++] = "--valgrind-suppressions";
     for (int i = 0; i < o->nsupp; i++) {
         argv[k++] = "--suppressions";
         argv[k++] = (char *)o->supp[i];

@@ -2,7 +2,7 @@
 /* check.h - mtrace-run's report: mtrace-check run on the logs of the
  * process tree, valgrind's options translated to its own (--valgrind,
  * --xml, --show-leak-kinds, --fail-on, --num-callers, --suppressions,
- * --gen-suppressions), its standard output sent where valgrind's report
+ * --valgrind-suppressions), its standard output sent where valgrind's report
  * goes (standard error, --log-file, --log-fd).  A --log-file or
  * --xml-file with %p gets one check per process; otherwise one check of
  * every log: each process under its own pid, then their summary.
