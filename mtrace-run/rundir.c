@@ -117,7 +117,9 @@ void rundir_remove(const char *dir)
     struct dirent *e;
     while (d && (e = readdir(d))) {
         char *path;
-        if (strncmp(e->d_name, "trace.", 6) != 0 ||
+        /* the directory is mtrace-run's own (mkdtemp): the logs, and
+         * the reports a program may write beside its log */
+        if (e->d_type == DT_DIR ||
             asprintf(&path, "%s/%s", dir, e->d_name) < 0)
             continue;
         unlink(path);

@@ -21,7 +21,7 @@ char *rundir_make(const char *dir);
 /* The logs in DIR, not empty ones, ROOT's first; *N gets their number. */
 struct run_log *rundir_logs(const char *dir, long root, int *n);
 void rundir_free(struct run_log *logs, int n);
-/* Remove the logs and DIR (a temporary one). */
+/* Remove DIR (a temporary one) and the files in it. */
 void rundir_remove(const char *dir);
 
 #endif

@@ -150,8 +150,10 @@ t_valgrind_suppressions() {
 # --log-file with %p: a file per process; --trace-children=no: not the
 # processes started by exec.
 t_process_tree() {
-	limited "$RUN" --leak-check=full "$BUILD/tree" fork 2>tree.txt ||
+	mkdir tmp
+	TMPDIR=$PWD/tmp limited "$RUN" --leak-check=full "$BUILD/tree" fork 2>tree.txt ||
 		fail "status $?" || return 1
+	expect "run directory left" "$(ls -A tmp)" "" || return 1
 	expect "pids" "$(grep -o '^==[0-9]*==' tree.txt | sort -u | wc -l)" 2 || return 1
 	grep -q '111 bytes in 1 blocks are definitely lost' tree.txt || fail "child's leak missing" || return 1
 	grep -q '222 bytes in 1 blocks are definitely lost' tree.txt || fail "parent's leak missing" || return 1
