@@ -165,6 +165,13 @@ t_process_tree() {
 	for f in vg.*.log; do
 		expect "$f pid" "$(grep -o '^==[0-9]*==' "$f" | sort -u)" "==$(echo "$f" | cut -d. -f2)==" || return 1
 	done
+	limited "$RUN" -q --leak-check=full --xml=yes --xml-file=x.%p.xml "$BUILD/tree" fork 2>/dev/null
+	expect "per-process XML files" "$(ls x.*.xml | wc -l)" 2 || return 1
+	for f in x.*.xml; do "$here/vgxml.py" "$f"; done | sort >rows || return 1
+	expect "per-process XML" "$(tr '\n' ';' <rows)" "Leak_DefinitelyLost 111 1;Leak_DefinitelyLost 222 1;" || return 1
+	limited "$RUN" -q --leak-check=full --xml=yes --xml-file=tree.xml "$BUILD/tree" fork 2>/dev/null
+	"$here/vgxml.py" tree.xml >rows || return 1
+	expect "one XML for the tree" "$(tr '\n' ';' <rows)" "Leak_DefinitelyLost 111 1;Leak_DefinitelyLost 222 1;" || return 1
 	limited "$RUN" -q --leak-check=full "$BUILD/tree" exec 2>exec.txt
 	grep -q '333 bytes' exec.txt || fail "exec'd child not reported" || return 1
 	limited "$RUN" -q --leak-check=full --trace-children=no "$BUILD/tree" exec 2>noexec.txt
@@ -199,6 +206,23 @@ t_exit_status() {
 	expect "ignored options" $? 3 || return 1
 	# the program's own output is untouched, the report on stderr
 	expect "stdout" "$(limited "$RUN" --leak-check=full sh -c 'echo out' 2>/dev/null)" out
+}
+
+# Where the report goes: --log-file's %q{VAR} and %%, --log-fd, --xml-fd;
+# the program's own standard error stays its own.
+t_destinations() {
+	MTR_NAME=abc limited "$RUN" --leak-check=full --log-file='r.%q{MTR_NAME}.%%.log' \
+		"$BUILD/tree" leaf 2>err.txt || fail "status $?" || return 1
+	grep -q '333 bytes in 1 blocks are definitely lost' r.abc.%.log ||
+		fail "not in r.abc.%.log: $(ls)" || return 1
+	[ ! -s err.txt ] || fail "stderr: $(head -3 err.txt)" || return 1
+	limited "$RUN" --leak-check=full --log-fd=3 "$BUILD/tree" leaf 3>fd3.txt 2>/dev/null
+	grep -q '333 bytes in 1 blocks are definitely lost' fd3.txt || fail "--log-fd: $(cat fd3.txt)" || return 1
+	limited "$RUN" -q --leak-check=full --xml=yes --xml-fd=4 "$BUILD/tree" leaf 4>fd4.xml 2>/dev/null
+	"$here/vgxml.py" fd4.xml >rows || return 1
+	expect "--xml-fd" "$(cat rows)" "Leak_DefinitelyLost 333 1" || return 1
+	limited "$RUN" --leak-check=full sh -c 'echo own >&2' 2>own.txt
+	grep -q '^own$' own.txt || fail "the program's stderr: $(cat own.txt)"
 }
 
 # A log without reachability verdicts (MEMLEAK_CONFIG=reach=0): every
@@ -242,7 +266,8 @@ for f in "$RUN" "$CHECK" "$top/libmtrace/libmtrace.so"; do
 done
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(ctest_memcheck xml_like_valgrind text_like_valgrind
-	valgrind_suppressions process_tree exit_status without_verdicts installed)
+	valgrind_suppressions process_tree exit_status destinations without_verdicts
+	installed)
 for t in "${tests[@]}"; do
 	run "$t"
 done
