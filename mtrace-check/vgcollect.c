@@ -25,6 +25,7 @@ static struct vg_options vopt = {
     1 << CLASS_DEFINITE, 12, 0,
 };
 static int kinds_given;
+static FILE *xml_out; /* --xml FILE, opened by vg_options_check */
 
 static int kinds(const char *option, const char *v, int *mask)
 {
@@ -39,19 +40,46 @@ static int kinds(const char *option, const char *v, int *mask)
     return 1;
 }
 
+/* --valgrind[=MODE]: 1, 0 (not it) or -1 (told). */
+static int mode_option(const char *a)
+{
+    static const struct {
+        const char *arg;
+        enum vg_mode mode;
+    } modes[] = {
+        { "--valgrind", VG_FULL },          { "--valgrind=full", VG_FULL },
+        { "--valgrind=quiet", VG_QUIET },   { "--valgrind=summary", VG_SUMMARY },
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (strcmp(a, modes[i].arg) == 0) {
+            vopt.mode = modes[i].mode;
+            return 1;
+        }
+    if (strncmp(a, "--valgrind=", 11) != 0)
+        return 0;
+    diag_usage("--valgrind: '%s' is not full, quiet or summary", a + 11);
+    return -1;
+}
+
+static int callers_option(const char *v)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*v == '\0' || *end || n < 1 || n > 500) {
+        diag_usage("--num-callers: '%s' is not a number from 1 to 500", v);
+        return -1;
+    }
+    vopt.num_callers = (int)n;
+    return 1;
+}
+
 int vg_option(const char *a, const char *next, int *used_next)
 {
     *used_next = 0;
-    if (strcmp(a, "--valgrind") == 0 || strcmp(a, "--valgrind=full") == 0)
-        vopt.mode = VG_FULL;
-    else if (strcmp(a, "--valgrind=quiet") == 0)
-        vopt.mode = VG_QUIET;
-    else if (strcmp(a, "--valgrind=summary") == 0)
-        vopt.mode = VG_SUMMARY;
-    else if (strncmp(a, "--valgrind=", 11) == 0) {
-        diag_usage("--valgrind: '%s' is not full, quiet or summary", a + 11);
-        return -1;
-    } else if (strcmp(a, "--xml") == 0 || strncmp(a, "--xml=", 6) == 0) {
+    int r = mode_option(a);
+    if (r != 0)
+        return r;
+    if (strcmp(a, "--xml") == 0 || strncmp(a, "--xml=", 6) == 0) {
         const char *v = a[5] == '=' ? a + 6 : next;
         *used_next = a[5] != '=';
         if (v == NULL || *v == '\0') {
@@ -59,23 +87,19 @@ int vg_option(const char *a, const char *next, int *used_next)
             return -1;
         }
         vopt.xml = v;
-    } else if (strncmp(a, "--show-leak-kinds=", 18) == 0) {
+        return 1;
+    }
+    if (strncmp(a, "--show-leak-kinds=", 18) == 0) {
         kinds_given = 1;
         return kinds("--show-leak-kinds", a + 18, &vopt.show_kinds);
-    } else if (strncmp(a, "--num-callers=", 14) == 0) {
-        char *end;
-        long n = strtol(a + 14, &end, 10);
-        if (a[14] == '\0' || *end || n < 1 || n > 500) {
-            diag_usage("--num-callers: '%s' is not a number from 1 to 500",
-                       a + 14);
-            return -1;
-        }
-        vopt.num_callers = (int)n;
-    } else if (strcmp(a, "--valgrind-suppressions") == 0)
+    }
+    if (strncmp(a, "--num-callers=", 14) == 0)
+        return callers_option(a + 14);
+    if (strcmp(a, "--valgrind-suppressions") == 0) {
         vopt.gen_supp = 1;
-    else
-        return 0;
-    return 1;
+        return 1;
+    }
+    return 0;
 }
 
 int vg_options_check(int show_reachable, int fail_on, int json, int folded)
@@ -84,6 +108,14 @@ int vg_options_check(int show_reachable, int fail_on, int json, int folded)
         diag_usage("--valgrind prints on standard output, as --json and "
                    "--folded do: choose one");
         return -1;
+    }
+    if (vopt.xml) { /* an unwritable FILE is told before the check */
+        xml_out = fopen(vopt.xml, "w");
+        if (xml_out == NULL) {
+            diag(vopt.xml, 0, "cannot write the XML report: %s",
+                 strerror(errno));
+            return -1;
+        }
     }
     if (show_reachable && !kinds_given)
         vopt.show_kinds = (1 << CLASS_COUNT) - 1;
@@ -273,19 +305,13 @@ int vg_finish(void)
     int err = 0;
     if (vopt.mode != VG_OFF)
         vg_text_combined(stdout, procs, nprocs, &vopt);
-    if (vopt.xml) {
-        FILE *f = fopen(vopt.xml, "w");
-        if (f == NULL) {
-            diag(vopt.xml, 0, "cannot write the XML report: %s",
-                 strerror(errno));
+    if (xml_out) {
+        vg_xml(xml_out, procs, nprocs, &vopt);
+        if (fclose(xml_out) != 0) {
+            diag(vopt.xml, 0, "error writing the XML report");
             err = -1;
-        } else {
-            vg_xml(f, procs, nprocs, &vopt);
-            if (fclose(f) != 0) {
-                diag(vopt.xml, 0, "error writing the XML report");
-                err = -1;
-            }
         }
+        xml_out = NULL;
     }
     return err;
 }

@@ -225,6 +225,23 @@ t_destinations() {
 	grep -q '^own$' own.txt || fail "the program's stderr: $(cat own.txt)"
 }
 
+# mtrace-check's options of the valgrind shapes, given wrong: a message and
+# status 2, never a crash.
+t_bad_input() {
+	local args
+	for args in "--valgrind=bogus" "--num-callers=0" "--num-callers=x" "--xml" \
+		"--xml=" "--show-leak-kinds=sometimes" "--valgrind --json" "--valgrind --folded"; do
+		# shellcheck disable=SC2086
+		"$CHECK" $args /dev/null >out 2>err
+		expect "$args: status" $? 2 || return 1
+		[ -s err ] || fail "$args: no message" || return 1
+	done
+	"$CHECK" --xml /nonexistent/dir/x.xml /dev/null >out 2>err
+	expect "unwritable XML file: status" $? 2 || return 1
+	grep -q 'x.xml: cannot write' err || fail "$(cat err)" || return 1
+	[ ! -s out ] || fail "checked before the XML file was refused: $(head -2 out)"
+}
+
 # A log without reachability verdicts (MEMLEAK_CONFIG=reach=0): every
 # block still allocated is definitely lost, as mtrace-check's report says.
 t_without_verdicts() {
@@ -266,8 +283,8 @@ for f in "$RUN" "$CHECK" "$top/libmtrace/libmtrace.so"; do
 done
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(ctest_memcheck xml_like_valgrind text_like_valgrind
-	valgrind_suppressions process_tree exit_status destinations without_verdicts
-	installed)
+	valgrind_suppressions process_tree exit_status destinations bad_input
+	without_verdicts installed)
 for t in "${tests[@]}"; do
 	run "$t"
 done
