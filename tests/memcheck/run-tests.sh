@@ -281,12 +281,10 @@ run() {
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-memcheck.$name.XXXXXX")
 	if (cd "$dir" && "t_$name"); then
 		echo "PASS: $name"
-		passed=$((passed + 1))
 		rm -rf "$dir"
 	else
 		echo "FAIL: $name"
 		echo "    files kept in $dir"
-		failed=$((failed + 1))
 	fi
 }
 
@@ -297,8 +295,23 @@ tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(ctest_memcheck xml_like_valgrind text_like_valgrind
 	valgrind_suppressions process_tree exit_status destinations bad_input
 	without_verdicts installed)
+# The tests mostly wait on subprocesses: TEST_JOBS of them at once (as in
+# the integration suite), each one's output shown whole, in order.
+out=$(mktemp -d "${TMPDIR:-/tmp}/mtrace-memcheck.out.XXXXXX")
+jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 2))}
 for t in "${tests[@]}"; do
-	run "$t"
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+	run "$t" >"$out/$t" 2>&1 &
 done
+wait
+for t in "${tests[@]}"; do
+	cat "$out/$t"
+	if grep -q "^PASS: $t\$" "$out/$t"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
+done
+rm -rf "$out"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
