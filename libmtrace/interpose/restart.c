@@ -32,6 +32,7 @@
  * these run in signal handlers too.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "base/export.h"
+#include "base/deadline.h"
 #include "base/real.h"
 #include "base/sigdefer.h"
 #include <errno.h>
@@ -185,77 +186,6 @@ static void set_mask(const sigset_t *mask)
     errno = saved;
 }
 
-/* ---- time ------------------------------------------------------------------ */
-
-static struct timespec now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t;
-}
-
-static struct timespec after(struct timespec t, struct timespec d)
-{
-    t.tv_sec += d.tv_sec;
-    t.tv_nsec += d.tv_nsec;
-    if (t.tv_nsec >= 1000000000) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000;
-    }
-    return t;
-}
-
-static struct timespec after_ms(int ms)
-{
-    struct timespec d = { ms / 1000, (long)(ms % 1000) * 1000000 };
-    return after(now(), d);
-}
-
-/* What is left until DEADLINE (CLOCK_MONOTONIC), never negative. */
-static struct timespec left_until(const struct timespec *deadline)
-{
-    struct timespec t = now(), d = { 0, 0 };
-    if (t.tv_sec > deadline->tv_sec ||
-        (t.tv_sec == deadline->tv_sec && t.tv_nsec >= deadline->tv_nsec))
-        return d;
-    d.tv_sec = deadline->tv_sec - t.tv_sec;
-    d.tv_nsec = deadline->tv_nsec - t.tv_nsec;
-    if (d.tv_nsec < 0) {
-        d.tv_sec--;
-        d.tv_nsec += 1000000000;
-    }
-    return d;
-}
-
-/* Milliseconds left until DEADLINE, rounded up (a wait never ends
- * before it); -1 without one. */
-static int ms_left(const struct timespec *deadline)
-{
-    if (deadline == NULL)
-        return -1;
-    struct timespec d = left_until(deadline);
-    long long ms = (long long)d.tv_sec * 1000 + (d.tv_nsec + 999999) / 1000000;
-    return ms > INT_MAX ? INT_MAX : (int)ms;
-}
-
-/* A deadline for TIMEOUT (NULL: none, the call waits for ever).  Returns
- * 0 when there is no wait to resume: an invalid timeout (EINVAL, never
- * EINTR) or a zero one. */
-static int deadline_ts(const struct timespec *timeout, struct timespec *d,
-                       const struct timespec **deadline)
-{
-    *deadline = NULL;
-    if (timeout == NULL)
-        return 1;
-    if (timeout->tv_sec < 0 || timeout->tv_nsec < 0 ||
-        timeout->tv_nsec >= 1000000000 ||
-        (timeout->tv_sec == 0 && timeout->tv_nsec == 0))
-        return 0;
-    *d = after(now(), *timeout);
-    *deadline = d;
-    return 1;
-}
-
 /* ---- waiting again with the program's mask ------------------------------------ */
 
 /* The ways to wait again, each with a signal mask given atomically. */
@@ -293,7 +223,7 @@ static int wait_again(const struct wait *w, struct seen *s, int saved)
         }
         struct timespec left, *lp = NULL;
         if (w->deadline) {
-            left = left_until(w->deadline);
+            left = time_left_until(w->deadline);
             lp = &left;
         }
         switch (w->kind) {
@@ -306,7 +236,7 @@ static int wait_again(const struct wait *w, struct seen *s, int saved)
             break;
         case WAIT_EPOLL:
             r = REAL(epoll_pwait_fn, R_EPOLL_PWAIT)(
-                w->epfd, w->events, w->maxevents, ms_left(w->deadline), mask);
+                w->epfd, w->events, w->maxevents, ms_left_until(w->deadline), mask);
             break;
         case WAIT_EPOLL2:
             r = REAL(epoll_pwait2_fn, R_EPOLL_PWAIT2)(w->epfd, w->events,
@@ -374,12 +304,12 @@ static SLOW int resume_suspend(const sigset_t *mask, struct seen *s,
 static SLOW int sleep_rest(struct timespec *out, struct seen *s, int saved)
 {
     /* nanosleep measures CLOCK_MONOTONIC: the rest is a ppoll. */
-    struct timespec deadline = after(now(), *out);
+    struct timespec deadline = time_after(deadline_now(), *out);
     int r = resume_ppoll(NULL, 0, &deadline, NULL, s, saved);
     if (r > 0)
         r = 0;
     if (r < 0 && errno == EINTR)
-        *out = left_until(&deadline);
+        *out = time_left_until(&deadline);
     return r;
 }
 
@@ -431,10 +361,10 @@ static SLOW int clock_sleep_rest(clock_nanosleep_fn fn, clockid_t clock,
     int r, absolute = flags & TIMER_ABSTIME;
     if (clock == CLOCK_MONOTONIC || (clock == CLOCK_REALTIME && !absolute)) {
         /* Measured as ppoll measures: the rest is a ppoll. */
-        struct timespec deadline = absolute ? *req : after(now(), *out);
+        struct timespec deadline = absolute ? *req : time_after(deadline_now(), *out);
         r = resume_ppoll(NULL, 0, &deadline, NULL, s, saved) >= 0 ? 0 : errno;
         if (r == EINTR && !absolute)
-            *out = left_until(&deadline);
+            *out = time_left_until(&deadline);
         errno = saved; /* clock_nanosleep says its error, not in errno */
         return r;
     }
@@ -518,13 +448,13 @@ MT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info,
     struct seen s = seen_now();
     struct timespec d;
     const struct timespec *deadline;
-    int resumable = deadline_ts(timeout, &d, &deadline);
+    int resumable = deadline_of(timeout, &d, &deadline);
     int saved = errno;
     int r = fn(set, info, timeout);
     while (r < 0 && errno == EINTR && resumable && only_ours_since(&s)) {
         struct timespec left;
         if (deadline)
-            left = left_until(deadline);
+            left = time_left_until(deadline);
         errno = saved;
         r = fn(set, info, deadline ? &left : NULL);
     }
@@ -548,15 +478,6 @@ MT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 
 /* ---- waiting for descriptors ------------------------------------------------- */
 
-/* A deadline for a timeout in ms: none when it is negative (forever). */
-static const struct timespec *deadline_ms(int timeout, struct timespec *d)
-{
-    if (timeout < 0)
-        return NULL;
-    *d = after_ms(timeout);
-    return d;
-}
-
 MT_EXPORT int poll(struct pollfd *fds, nfds_t nfds, int timeout)
 {
     poll_fn fn = REAL(poll_fn, R_POLL);
@@ -564,7 +485,7 @@ MT_EXPORT int poll(struct pollfd *fds, nfds_t nfds, int timeout)
         return -1;
     struct seen s = seen_now();
     struct timespec d;
-    const struct timespec *deadline = timeout > 0 ? deadline_ms(timeout, &d)
+    const struct timespec *deadline = timeout > 0 ? deadline_of_ms(timeout, &d)
                                                   : NULL;
     int saved = errno;
     int r = fn(fds, nfds, timeout);
@@ -582,7 +503,7 @@ MT_EXPORT int __poll_chk(struct pollfd *fds, nfds_t nfds, int timeout,
         return -1;
     struct seen s = seen_now();
     struct timespec d;
-    const struct timespec *deadline = timeout > 0 ? deadline_ms(timeout, &d)
+    const struct timespec *deadline = timeout > 0 ? deadline_of_ms(timeout, &d)
                                                   : NULL;
     int saved = errno;
     int r = fn(fds, nfds, timeout, fdslen);
@@ -601,7 +522,7 @@ MT_EXPORT int ppoll(struct pollfd *fds, nfds_t nfds,
     /* glibc keeps the kernel's time left from us: a deadline. */
     struct timespec d;
     const struct timespec *deadline;
-    int resumable = deadline_ts(timeout, &d, &deadline);
+    int resumable = deadline_of(timeout, &d, &deadline);
     int saved = errno;
     int r = fn(fds, nfds, timeout, mask);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))
@@ -619,7 +540,7 @@ MT_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t nfds,
     struct seen s = seen_now();
     struct timespec d;
     const struct timespec *deadline;
-    int resumable = deadline_ts(timeout, &d, &deadline);
+    int resumable = deadline_of(timeout, &d, &deadline);
     int saved = errno;
     int r = fn(fds, nfds, timeout, mask, fdslen);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))
@@ -643,12 +564,12 @@ MT_EXPORT int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
     struct timespec d, *deadline = NULL;
     if (timeout) {
         struct timespec left = { timeout->tv_sec, timeout->tv_usec * 1000 };
-        d = after(now(), left);
+        d = time_after(deadline_now(), left);
         deadline = &d;
     }
     r = resume_pselect(nfds, rd, wr, ex, deadline, NULL, &s, saved);
     if (timeout) {
-        struct timespec left = left_until(deadline);
+        struct timespec left = time_left_until(deadline);
         timeout->tv_sec = left.tv_sec;
         timeout->tv_usec = left.tv_nsec / 1000;
     }
@@ -664,7 +585,7 @@ MT_EXPORT int pselect(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
     struct seen s = seen_now();
     struct timespec d;
     const struct timespec *deadline;
-    int resumable = deadline_ts(timeout, &d, &deadline);
+    int resumable = deadline_of(timeout, &d, &deadline);
     int saved = errno;
     int r = fn(nfds, rd, wr, ex, timeout, mask);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))
@@ -680,7 +601,7 @@ MT_EXPORT int epoll_wait(int epfd, struct epoll_event *events, int maxevents,
         return -1;
     struct seen s = seen_now();
     struct timespec d;
-    const struct timespec *deadline = timeout > 0 ? deadline_ms(timeout, &d)
+    const struct timespec *deadline = timeout > 0 ? deadline_of_ms(timeout, &d)
                                                   : NULL;
     int saved = errno;
     int r = fn(epfd, events, maxevents, timeout);
@@ -698,7 +619,7 @@ MT_EXPORT int epoll_pwait(int epfd, struct epoll_event *events, int maxevents,
         return -1;
     struct seen s = seen_now();
     struct timespec d;
-    const struct timespec *deadline = timeout > 0 ? deadline_ms(timeout, &d)
+    const struct timespec *deadline = timeout > 0 ? deadline_of_ms(timeout, &d)
                                                   : NULL;
     int saved = errno;
     int r = fn(epfd, events, maxevents, timeout, mask);
@@ -718,7 +639,7 @@ MT_EXPORT int epoll_pwait2(int epfd, struct epoll_event *events,
     struct seen s = seen_now();
     struct timespec d;
     const struct timespec *deadline;
-    int resumable = deadline_ts(timeout, &d, &deadline);
+    int resumable = deadline_of(timeout, &d, &deadline);
     int saved = errno;
     int r = fn(epfd, events, maxevents, timeout, mask);
     if (r >= 0 || errno != EINTR || !resumable || !only_ours_since(&s))

@@ -11,6 +11,7 @@
 #include "base/fmt.h"
 #include "symbols/frametab.h"
 #include "log/logfile.h"
+#include "log/loglines.h"
 #include "symbols/modmap.h"
 #include "base/sampler.h"
 #include "base/spin.h"
@@ -126,50 +127,6 @@ uint32_t tracelog_line_tag(void)
 
 /* ---- opening and closing (log lock held, or single-threaded) ------------ */
 
-static void write_header(struct writer *w)
-{
-    writer_puts(w, MTF_START "\n");
-    if (mt_config.classic)
-        return;
-    writer_puts(w, MTF_REC_VERSION " ");
-    writer_dec(w, MTF_VERSION);
-    writer_puts(w, " pid=");
-    writer_dec(w, (uint64_t)getpid());
-    writer_puts(w, " proc=");
-    writer_puts(w, logfile_process_tag());
-    writer_puts(w, " ppid=");
-    writer_dec(w, (uint64_t)getppid());
-    writer_puts(w, " depth=");
-    writer_dec(w, (uint64_t)mt_config.depth);
-    writer_puts(w, " unwinder=");
-    writer_puts(w, log_state.unwinder());
-    if (mt_sample_rate) {
-        writer_puts(w, " " MTF_KEY_SAMPLE "=");
-        writer_dec(w, mt_sample_rate);
-    }
-    const char *tool = valgrind_allocator();
-    if (tool) {
-        writer_puts(w, " " MTF_KEY_UNTRACED "=valgrind-");
-        writer_puts(w, tool);
-    }
-    if (log_state.forked_from) {
-        writer_puts(w, " forked-from=");
-        writer_dec(w, (uint64_t)log_state.forked_from);
-    }
-    writer_putc(w, '\n');
-    const char *exe = modmap_executable_path();
-    if (*exe) {
-        writer_puts(w, MTF_REC_PROGRAM " ");
-        writer_puts(w, exe);
-        writer_putc(w, '\n');
-    }
-    if (mt_sample_rate)
-        writer_puts(w, MTF_REC_COMMENT "sampled log: only some blocks are "
-                                       "recorded, all figures are estimates\n");
-    /* "#t NS": when this log began. */
-    char line[TIMESTAMP_LINE_MAX];
-    writer_put(w, line, timestamp_line(line, timestamp_now()));
-}
 
 /* MALLOC_TRACE made absolute when collection starts: a fork child opens
  * its log (on its first line) beside its parent's, wherever it is then. */
@@ -221,7 +178,7 @@ static void open_log(void)
     writer_guard_descriptor(&log_state.w, log_state.path);
     log_state.gen++;
     atomic_store(&log_state.mode, LOG_OPEN);
-    write_header(&log_state.w);
+    loglines_header(&log_state.w, log_state.unwinder(), log_state.forked_from);
     if (zstdlog_wanted(pattern))
         compress_log();
 }
@@ -308,10 +265,6 @@ static void emit_symbol(struct writer *w, struct frame *f)
     writer_putc(w, '\n');
 }
 
-/* Room for an event line with a usual WHERE; longer ones are written in
- * pieces (emit_long_event). */
-#define EVENT_LINE_MAX THREADLOG_LINE_MAX
-#define EVENT_FIELDS_MAX 96 /* op, pointer, size, stack id, 16-byte slack */
 
 /* S's line parts (stacktab.h), once: every line of S is then two copies
  * and two numbers. */
@@ -363,86 +316,6 @@ static void emit_stack(struct writer *w, struct stack *s)
 
 /* ---- event lines -------------------------------------------------------- */
 
-/* "0xHEX" (fmt_hex16: 16 bytes of room). */
-static char *put_ptr(char *p, uint64_t v)
-{
-    p[0] = '0';
-    p[1] = 'x';
-    return fmt_hex16(p + 2, v);
-}
-
-/* N bytes of a 16-byte padded SRC, 16 at a time. */
-static void copy_padded(char *dst, const char *src, size_t n)
-{
-    for (size_t i = 0; i < n; i += 16)
-        memcpy(dst + i, src + i, 16);
-}
-
-/* An extended line from S's parts: "[@ WHERE ]OP PTR[ SIZE] sID\n". */
-static size_t format_from_parts(char *line, char op, const void *ptr,
-                                size_t size, int with_size,
-                                const struct stack *s, int where)
-{
-    char *p = line;
-    if (where) {
-        copy_padded(p, s->head, s->head_len);
-        p += s->head_len;
-    }
-    p[0] = op;
-    p[1] = ' ';
-    p = put_ptr(p + 2, (uintptr_t)ptr);
-    if (with_size) {
-        *p++ = ' ';
-        if (size)
-            p = put_ptr(p, size);
-        else
-            *p++ = '0';
-    }
-    memcpy(p, s->tail, sizeof s->tail);
-    return (size_t)(p - line) + s->tail_len;
-}
-
-/* Formats "@ WHERE OP PTR[ SIZE][ sID]\n" into LINE (EVENT_LINE_MAX bytes)
- * and returns its length, or 0 when WHERE is too long for it. */
-static size_t format_event(char *line, char op, const void *ptr, size_t size,
-                           int with_size, const struct stack *s,
-                           const struct frame *where)
-{
-    /* Extended lines: the WHERE of an allocation is its stack's first
-     * frame (tracer.c), a release has none. */
-    if (s && atomic_load_explicit(&s->line_parts, memory_order_acquire) &&
-        (where == NULL || (where == s->frames[0] && s->head_len)))
-        return format_from_parts(line, op, ptr, size, with_size, s,
-                                 where != NULL);
-    char *p = line;
-    if (where && where->where) {
-        if (where->where_len > EVENT_LINE_MAX - EVENT_FIELDS_MAX)
-            return 0;
-        *p++ = '@';
-        *p++ = ' ';
-        memcpy(p, where->where, where->where_len);
-        p += where->where_len;
-        *p++ = ' ';
-    }
-    *p++ = op;
-    *p++ = ' ';
-    p = put_ptr(p, (uintptr_t)ptr);
-    if (with_size) {
-        *p++ = ' ';
-        if (size)
-            p = put_ptr(p, size);
-        else
-            *p++ = '0';
-    }
-    if (!mt_config.classic && s) {
-        *p++ = ' ';
-        *p++ = MTF_STACK_FIELD_PREFIX;
-        p = fmt_dec(p, stack_id(s));
-    }
-    *p++ = '\n';
-    return (size_t)(p - line);
-}
-
 /* An event line whose WHERE does not fit EVENT_LINE_MAX: "@ WHERE "
  * straight into the log, then the fields.  Log lock held. */
 static void emit_long_event(struct writer *w, char op, const void *ptr,
@@ -453,7 +326,7 @@ static void emit_long_event(struct writer *w, char op, const void *ptr,
     writer_put(w, "@ ", 2);
     writer_put(w, where->where, where->where_len);
     writer_putc(w, ' ');
-    writer_put(w, line, format_event(line, op, ptr, size, with_size, s, NULL));
+    writer_put(w, line, loglines_event(line, op, ptr, size, with_size, s, NULL));
 }
 
 /* A "#t" record alone (threadlog.c stamps hand-overs): no line of the
@@ -502,7 +375,7 @@ void tracelog_event(char op, const void *ptr, size_t size, int with_size,
     zstdlog_poll(); /* no lock of ours is held here */
     publish_stack(s);
     char *room = threadlog_reserve(), line[EVENT_LINE_MAX];
-    size_t n = format_event(room ? room : line, op, ptr, size, with_size, s,
+    size_t n = loglines_event(room ? room : line, op, ptr, size, with_size, s,
                             where);
     if (room)
         threadlog_commit(n, tag);

@@ -19,6 +19,7 @@
  * kept exactly in a small side list, which also holds the (in practice
  * unseen) blocks above 48 bits of address, whole.  GPL-3.0-or-later. */
 #include "track/livetab.h"
+#include "track/liveshard.h"
 #include "base/arena.h"
 #include "base/spin.h"
 #include "log/threadlog.h"
@@ -26,93 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* Shards come in groups, one group per 64 MiB region of addresses: each
- * of glibc's per-thread arenas is such a region, so threads that free what
- * they allocated stay on shards of their own and do not pull each other's
- * locks from one core to the other on every event.  Eight shards a group:
- * threads sharing an arena are few. */
-#define REGION_SHIFT 26
-#define GROUPS 16
-#define SHARDS_PER_GROUP 8
-#define SHARDS (GROUPS * SHARDS_PER_GROUP)
-#define CHUNK_SHIFT 16
-#define DIR_INITIAL 16
-#define TABLE_INITIAL 8
-/* Tables up to this size are kept at most 3/8 full, not 3/4, while their
- * shard's tables hold few slots in all: a program whose blocks are few
- * spends little memory on shorter probe runs (0.65 probes a lookup on
- * bench/wl pairs at 3/4, 0.18 at 3/8), and one with many medium blocks
- * (64 of 1 KB a chunk) does not pay twice the slots for them. */
-#define SPARSE_SLOTS 1024u
-#define SPARSE_SHARD_SLOTS (4u << 10)
-/* Tables this big (16 KiB) are not all in the cache when a program comes
- * back to their chunk: from this size on, frees in address order
- * prefetch (prefetch_ahead). */
-#define BIG_TABLE_SLOTS 1024u
-/* Tables of up to 2^CLASSES slots come from the shard's own slabs and are
- * recycled there; larger ones (only keys closer than 16 bytes need them)
- * are mappings of their own. */
-#define CLASSES 13
-#define SLAB_MIN (16u << 10)
-#define SLAB_MAX (1u << 20)
-#define BIG_SIZE 0xffffffffu
-
-#define ADDR_BITS 48
-#define ADDR_MASK ((1ull << ADDR_BITS) - 1)
-#define FREED_BIT (1ull << 63)
-
-_Static_assert(ADDR_BITS + TAG_BITS < 64, "a slot's word holds addr, tag, bit");
-
-struct slot {
-    uint64_t word; /* 0: empty; else address | tag | FREED_BIT */
-    uint32_t size; /* BIG_SIZE: see the side list */
-    uint32_t stack;
-};
-
-/* A chunk's entry in its shard's directory; slots NULL: an empty entry. */
-struct chunk {
-    uintptr_t key; /* address >> CHUNK_SHIFT */
-    struct slot *slots;
-    uint32_t shift; /* 64 - log2(slots): the hash's top bits index */
-    uint32_t limit; /* entries (live and freed) it may hold: has_room */
-    uint32_t count; /* live entries */
-    uint32_t freed; /* freed entries */
-};
-
-/* A recycled table: its first bytes link it to the next of its size. */
-struct spare_table {
-    struct spare_table *next;
-};
-
-/* Aligned to cache lines, so two threads on two shards do not share one. */
-struct shard {
-    spinlock_t lock;
-    /* The chunk of the shard's previous event, checked out of the
-     * directory: events in the same chunk (most: programs work on
-     * neighbours) find its table on the shard's own cache line, without
-     * a load that waits for another.  Its directory entry is stale until
-     * checked in again; only its key and its being taken are read there. */
-    struct chunk cur;
-    struct chunk *cur_home; /* its directory entry; NULL: none out */
-    size_t count;           /* live entries in all its chunks */
-    uintptr_t next_free;    /* where the block after the last freed is */
-    /* A second cache line, for switching chunks. */
-    struct chunk *dir;
-    size_t dir_mask;
-    size_t dir_used;
-    /* Its tables' memory: recycled tables by size, and a slab to carve. */
-    struct spare_table *spare[CLASSES + 1];
-    char *slab, *slab_end;
-    size_t slab_next;
-    size_t slots; /* in its chunks' tables */
-    /* The size that would hold the live blocks of the chunk it last had
-     * out: a new chunk's table starts at it, so that a program filling
-     * chunk after chunk of small blocks does not rehash each one eight
-     * times over, and one that moves on to big blocks starts small. */
-    size_t hint;
-} __attribute__((aligned(64)));
-_Static_assert(offsetof(struct shard, next_free) + sizeof(uintptr_t) <= 64,
-               "an event's fields in one cache line");
+/* The shards, chunks and slots: liveshard.h; their memory: liveslab.c. */
 
 /* A side entry: a big block's exact size (its slot says BIG_SIZE), or a
  * far block (address above 48 bits) with all it has. */
@@ -241,84 +156,6 @@ static size_t side_peek_size(uintptr_t ptr)
     return BIG_SIZE;
 }
 
-/* ---- a shard's tables' memory -------------------------------------------- */
-
-static unsigned class_of(size_t slots)
-{
-    return (unsigned)__builtin_ctzl(slots);
-}
-
-/* Faults in the pages of a table carved from a slab: a slot read before it
- * is written would map the zero page, and the write fault a second time
- * (bench/RESULTS.md, 2026-11-25).  A kernel without MADV_POPULATE_WRITE
- * (before 5.14) leaves them to fault. */
-static void populate(void *p, size_t bytes)
-{
-#ifdef MADV_POPULATE_WRITE
-    uintptr_t page = 4096, lo = (uintptr_t)p & ~(page - 1);
-    uintptr_t hi = ((uintptr_t)p + bytes + page - 1) & ~(page - 1);
-    madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-/* A zeroed table of N slots (a power of two) from the shard's memory;
- * NULL when out of memory. */
-static struct slot *table_take(struct shard *sh, size_t n)
-{
-    size_t bytes = n * sizeof(struct slot);
-    unsigned c = class_of(n);
-    if (c > CLASSES)
-        return pages_map_populated(bytes);
-    struct spare_table *spare = sh->spare[c];
-    if (spare) {
-        sh->spare[c] = spare->next;
-        memset(spare, 0, bytes);
-        return (struct slot *)spare;
-    }
-    if ((size_t)(sh->slab_end - sh->slab) < bytes) {
-        /* Slabs grow with the shard, so a small program keeps small ones;
-         * their pages are faulted in as tables are carved, not before. */
-        size_t size = sh->slab_next ? sh->slab_next : SLAB_MIN;
-        while (size < bytes)
-            size *= 2;
-        char *s = pages_map(size);
-        if (s == NULL)
-            return NULL;
-        sh->slab = s;
-        sh->slab_end = s + size;
-        sh->slab_next = size < SLAB_MAX ? size * 2 : SLAB_MAX;
-    }
-    struct slot *t = (struct slot *)sh->slab;
-    sh->slab += bytes;
-    populate(t, bytes);
-    return t;
-}
-
-/* table_take, counted in the shard's slots (sparse). */
-static struct slot *table_alloc(struct shard *sh, size_t n)
-{
-    struct slot *t = table_take(sh, n);
-    if (t)
-        sh->slots += n;
-    return t;
-}
-
-
-static void table_free(struct shard *sh, struct slot *t, size_t n)
-{
-    sh->slots -= n;
-    unsigned c = class_of(n);
-    if (c > CLASSES) {
-        pages_unmap(t, n * sizeof *t);
-        return;
-    }
-    struct spare_table *spare = (struct spare_table *)t;
-    spare->next = sh->spare[c];
-    sh->spare[c] = spare;
-}
 
 /* ---- a chunk's table -------------------------------------------------------- */
 
@@ -377,7 +214,7 @@ static __attribute__((noinline)) int table_rebuild(struct shard *sh,
     size_t n = old_n;
     while ((kept + 1) * 2 > n || (sparse(sh, n) && (kept + 1) * 4 > n))
         n *= 2;
-    struct slot *slots = table_alloc(sh, n), *old = c->slots;
+    struct slot *slots = liveslab_alloc(sh, n), *old = c->slots;
     if (slots == NULL)
         return 0;
     set_size(sh, c, slots, n);
@@ -388,7 +225,7 @@ static __attribute__((noinline)) int table_rebuild(struct shard *sh,
             place(c, old[i]);
             kept++;
         }
-    table_free(sh, old, old_n);
+    liveslab_free(sh, old, old_n);
     c->freed = (uint32_t)(kept - c->count);
     return 1;
 }
@@ -525,7 +362,7 @@ static int dir_rebuild(struct shard *sh)
         if (c->slots == NULL)
             continue;
         if (chunk_dead(c)) {
-            table_free(sh, c->slots, mask_of(c) + 1);
+            liveslab_free(sh, c->slots, mask_of(c) + 1);
             continue;
         }
         size_t j = key_hash(c->key) & (n - 1);
@@ -574,7 +411,7 @@ static __attribute__((noinline)) struct chunk *chunk_new(struct shard *sh,
         !dir_rebuild(sh))
         return NULL;
     size_t n = sh->hint > TABLE_INITIAL ? sh->hint : TABLE_INITIAL;
-    struct slot *slots = table_alloc(sh, n);
+    struct slot *slots = liveslab_alloc(sh, n);
     if (slots == NULL)
         return NULL;
     size_t i = key_hash(key) & sh->dir_mask;

@@ -23,8 +23,7 @@
  * frames found so far.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "unwind/fastunwind.h"
-#include "unwind/cfa.h"
-#include "unwind/ehframe.h"
+#include "unwind/fastrules.h"
 #include "unwind/stackread.h"
 #include <dlfcn.h>
 #include <signal.h>
@@ -38,261 +37,18 @@
 #error "fastunwind needs x86-64 and glibc 2.35 or later (_dl_find_object)"
 #endif
 
-/* ---- Rules ---------------------------------------------------------- */
-
-enum rule_kind {
-    RULE_NONE,     /* never cached: the empty cache word */
-    RULE_STANDARD, /* CFA = base + offset, return address at CFA-8 */
-    RULE_SIGNAL,   /* __restore_rt: registers in the ucontext at RSP */
-    RULE_STOP,     /* outermost frame, or nothing we can follow */
-    RULE_DRAP,     /* realigned stack: CFA = *(RBP-off), RBP saved at RBP */
-};
-
-struct rule {
-    enum rule_kind kind;
-    bool cfa_rbp; /* CFA based on RBP rather than RSP */
-    int64_t cfa_off;
-    int64_t rbp_off; /* caller's RBP saved at CFA + this; 0: unchanged */
-};
-
 /* Return addresses below this are taken as the end of the stack, as
  * libunwind does. */
 #define LOWEST_IP 0x4000
 
-/* ---- The rule cache --------------------------------------------------
- * One 64-bit word per entry, so that a reader never sees half of what a
- * concurrent writer stores.  Two ways a set: the set is picked by the
- * address's low SET_BITS bits mixed with the next ones, the tag is the
- * address above SET_BITS, from bit TAG_SHIFT (the two give the address
- * back).  Direct-mapped by the low bits, as it was, two hot return
- * addresses of different modules met in one slot in about a third of the
- * runs of bench/wl (module bases are random in bits 12 and up), evicted
- * each other on every walk, and every walk through them was slow and not
- * memoized: 2-3x the time of the other runs.  The packed rule is laid
- * out for the fewest instructions between loading the word and loading the
- * return address: the CFA offset in the lowest bits, then the base
- * register, the saved-RBP slot (k: at CFA-8k; 0: RBP unchanged), the kind. */
-
-#define SET_BITS 13
-#define WAYS 2
-#define CACHE_SIZE (WAYS << SET_BITS)
-#define CFA_OFF_BITS 18
-#define CFA_OFF_MASK ((1ull << CFA_OFF_BITS) - 1)
-#define CFA_RBP_BIT (1ull << CFA_OFF_BITS)
-#define RBP_SHIFT (CFA_OFF_BITS + 1)
-#define KIND_SHIFT (RBP_SHIFT + 8)
-#define KIND_MASK 7
-#define TAG_SHIFT (KIND_SHIFT + 3)
-#define TAG_MASK (~((1ull << TAG_SHIFT) - 1))
-#define CACHEABLE_LIMIT (1ull << (SET_BITS + 64 - TAG_SHIFT))
-
-static uint64_t rule_cache[CACHE_SIZE] __attribute__((aligned(64)));
-
-/* The set's first way; the second follows it (one cache line). */
-static inline uint64_t *cache_set(uint64_t pc)
-{
-    return &rule_cache[((pc ^ (pc >> SET_BITS)) & ((1u << SET_BITS) - 1)) *
-                       WAYS];
-}
-
-static inline uint64_t cache_tag(uint64_t pc)
-{
-    return pc >> SET_BITS << TAG_SHIFT;
-}
-
-/* Packs RULE below TAG_SHIFT; false if it does not fit. */
-static bool rule_pack(const struct rule *r, uint64_t *packed)
-{
-    uint64_t rbp_code = 0;
-    if (r->cfa_off < 0 || (uint64_t)r->cfa_off > CFA_OFF_MASK)
-        return false;
-    if (r->rbp_off != 0) {
-        if (r->rbp_off > 0 || r->rbp_off % 8 != 0 || r->rbp_off < -8 * 255)
-            return false;
-        rbp_code = (uint64_t)(-r->rbp_off / 8);
-    }
-    *packed = (uint64_t)r->cfa_off | (r->cfa_rbp ? CFA_RBP_BIT : 0) |
-              rbp_code << RBP_SHIFT | (uint64_t)r->kind << KIND_SHIFT;
-    return true;
-}
-
-static inline void rule_unpack(uint64_t w, struct rule *r)
-{
-    r->kind = (enum rule_kind)((w >> KIND_SHIFT) & KIND_MASK);
-    r->cfa_rbp = (w & CFA_RBP_BIT) != 0;
-    r->cfa_off = (int64_t)(w & CFA_OFF_MASK);
-    r->rbp_off = -8 * (int64_t)((w >> RBP_SHIFT) & 0xff);
-}
-
-/* The cached word for PC, or 0. */
-static inline uint64_t cache_word(uint64_t pc)
-{
-    const uint64_t *set = cache_set(pc);
-    uint64_t tag = cache_tag(pc);
-    uint64_t w = __atomic_load_n(&set[0], __ATOMIC_RELAXED);
-    if ((w & TAG_MASK) == tag)
-        return w;
-    w = __atomic_load_n(&set[1], __ATOMIC_RELAXED);
-    return (w & TAG_MASK) == tag ? w : 0;
-}
-
-static inline bool cache_get(uint64_t pc, struct rule *r)
-{
-    uint64_t w = cache_word(pc);
-    if (((w >> KIND_SHIFT) & KIND_MASK) == RULE_NONE)
-        return false;
-    rule_unpack(w, r);
-    return true;
-}
-
-static void cache_put(uint64_t pc, const struct rule *r)
-{
-    uint64_t packed;
-    if (pc >= CACHEABLE_LIMIT || !rule_pack(r, &packed))
-        return;
-    /* The newest rule goes first; the one it displaces moves to the second
-     * way (a concurrent reader may miss both for a moment: a slow step). */
-    uint64_t *set = cache_set(pc);
-    uint64_t first = __atomic_load_n(&set[0], __ATOMIC_RELAXED);
-    if (first && (first & TAG_MASK) != cache_tag(pc))
-        __atomic_store_n(&set[1], first, __ATOMIC_RELAXED);
-    __atomic_store_n(&set[0], cache_tag(pc) | packed, __ATOMIC_RELAXED);
-}
+/* The rules and their cache: fastrules.h. */
 
 static unsigned memo_gen;
 
 void fastunwind_flush(void)
 {
-    for (uint32_t i = 0; i < CACHE_SIZE; i++)
-        __atomic_store_n(&rule_cache[i], 0, __ATOMIC_RELAXED);
+    fastunwind_rules_flush();
     __atomic_add_fetch(&memo_gen, 1, __ATOMIC_RELEASE); /* memos too */
-}
-
-/* ---- From an address to its rule -------------------------------------- */
-
-/* glibc's __restore_rt: mov $SYS_rt_sigreturn, %rax; syscall. */
-static const uint8_t restore_rt_code[] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00,
-                                           0x00, 0x00, 0x0f, 0x05 };
-
-/* A signal trampoline's FDE starts one byte before the code (so that the
- * lookup at return address - 1 finds it): the code is at PC or PC + 1. */
-static bool is_restore_rt(const struct eh_fde *fd, uintptr_t pc)
-{
-    for (uintptr_t at = pc; at <= pc + 1; at++)
-        if (at >= fd->pc_begin && at + sizeof restore_rt_code <= fd->pc_end &&
-            memcmp((const void *)at, restore_rt_code, sizeof restore_rt_code) ==
-                0)
-            return true;
-    return false;
-}
-
-static void rule_from_row(const struct cfa_row *row, struct rule *r)
-{
-    r->kind = RULE_STOP;
-    /* An undefined return address marks the outermost frame (_start,
-     * clone); anything but CFA-8 is beyond the compact rule. */
-    if (row->cfa == CFA_OTHER || row->ra.how != CFA_REG_AT_CFA ||
-        row->ra.off != -8)
-        return;
-    if (row->cfa == CFA_DRAP) {
-        if (row->rbp.how == CFA_REG_AT_RBP) {
-            r->kind = RULE_DRAP;
-            r->cfa_off = row->cfa_off;
-        }
-        return;
-    }
-    if (row->rbp.how == CFA_REG_AT_CFA) {
-        if (row->rbp.off >= 0)
-            return;
-        r->rbp_off = row->rbp.off;
-    } else if (row->rbp.how != CFA_REG_SAME &&
-               row->rbp.how != CFA_REG_UNDEFINED) {
-        return;
-    }
-    r->kind = RULE_STANDARD;
-    r->cfa_rbp = row->cfa == CFA_RBP;
-    r->cfa_off = row->cfa_off;
-}
-
-/* Code without unwind information (built with -fno-asynchronous-unwind-
- * tables, hand-written, generated at run time): guess a frame-pointer
- * frame, as libunwind does: CFA = RBP + 16, the caller's RBP saved at
- * RBP.  The walk's checks stop it where the guess is wrong. */
-static void frame_pointer_guess(struct rule *r)
-{
-    *r = (struct rule){
-        .kind = RULE_STANDARD, .cfa_rbp = true, .cfa_off = 16, .rbp_off = -16
-    };
-}
-
-/* The FDE (and its CIE) of code address PC: 1; 0 when PC has none; -1
- * when PC is in no loaded object. */
-static int fde_of(uintptr_t pc, struct eh_cie *ci, struct eh_fde *fd)
-{
-    struct dl_find_object obj;
-    if (_dl_find_object((void *)pc, &obj) != 0)
-        return -1;
-    /* A loaded module's unwind data is trusted, as the loader and libgcc
-     * trust it: no extent narrower than the address space is known here
-     * (dlfo_map_start/end may cover only the text of the main program). */
-    static const struct eh_extent ext = { NULL, (const uint8_t *)UINTPTR_MAX };
-    const uint8_t *entry = obj.dlfo_eh_frame
-                               ? eh_find_fde(obj.dlfo_eh_frame, pc, &ext)
-                               : NULL;
-    return entry != NULL && eh_parse_fde(entry, &ext, ci, fd) &&
-           pc >= fd->pc_begin && pc < fd->pc_end;
-}
-
-int fastunwind_function_start(uintptr_t pc, uintptr_t *start)
-{
-    struct eh_cie ci;
-    struct eh_fde fd;
-    if (fde_of(pc, &ci, &fd) != 1)
-        return 0;
-    *start = fd.pc_begin;
-    return 1;
-}
-
-/* Works out the rule for code address PC; false when PC is in no loaded
- * object (a rule worth caching is only found in one).  *NO_INFO: PC has
- * no FDE. */
-static bool compute_rule(uintptr_t pc, struct rule *r, bool *no_info)
-{
-    struct eh_cie ci;
-    struct eh_fde fd;
-    struct cfa_row row;
-    *r = (struct rule){ .kind = RULE_STOP };
-    *no_info = true;
-    int found = fde_of(pc, &ci, &fd);
-    if (found < 0)
-        return false;
-    if (found == 0)
-        return true;
-    *no_info = false;
-    if (ci.signal) {
-        if (is_restore_rt(&fd, pc))
-            r->kind = RULE_SIGNAL;
-        return true;
-    }
-    if (cfa_row_at(&ci, &fd, pc, &row))
-        rule_from_row(&row, r);
-    return true;
-}
-
-/* The rule for the frame at IP: a return address (BACK = 1), whose call
- * instruction ends one byte before it and whose rule is cached under IP
- * itself; or where a signal interrupted (BACK = 0), computed each time. */
-static void rule_for(uintptr_t ip, uintptr_t back, struct rule *r)
-{
-    bool no_info;
-    if (back && cache_get(ip, r))
-        return;
-    bool known = compute_rule(ip - back, r, &no_info);
-    /* Only a caller (BACK) has surely run its prologue. */
-    if (no_info && back)
-        frame_pointer_guess(r);
-    if (known && back)
-        cache_put(ip, r);
 }
 
 /* ---- The walk --------------------------------------------------------- */
@@ -367,7 +123,7 @@ static __attribute__((noinline)) enum step_result step_slow(struct regs *f,
                                                             uintptr_t back)
 {
     struct rule r;
-    rule_for(f->ip, back, &r);
+    fastunwind_rule_for(f->ip, back, &r);
     return step(f, &r, b);
 }
 
