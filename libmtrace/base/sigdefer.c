@@ -56,14 +56,6 @@ void sigdefer_note(int sig, const siginfo_t *info)
     mt_signals_deferred = n + 1;
 }
 
-int sigdefer_if_inside(int sig, const siginfo_t *info)
-{
-    if (!guard_is_set())
-        return 0;
-    sigdefer_note(sig, info);
-    return 1;
-}
-
 void sigdefer_release(void)
 {
     int saved = errno, n = mt_signals_deferred;

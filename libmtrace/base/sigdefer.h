@@ -3,8 +3,7 @@
  * wait until it leaves (the recursion guard's guard_leave() releases
  * them).  A handler that ran inside the tracer and jumped out of it
  * (siglongjmp) would leave the guard set and our locks held; one that
- * allocated would go untraced.  sigtramp.c decides what is deferred; the
- * library's own handlers (a scan's stop signal) use sigdefer_if_inside().
+ * allocated would go untraced.  sigtramp.c decides what is deferred.
  */
 #ifndef MT_SIGDEFER_H
 #define MT_SIGDEFER_H
@@ -45,9 +44,6 @@ int sigdefer_is_own_handler(void (*handler)(int));
 int sigdefer_must_run_now(int sig, const siginfo_t *info);
 /* Notes SIG (with INFO) for this thread.  From a signal handler. */
 void sigdefer_note(int sig, const siginfo_t *info);
-/* When this thread is inside the tracer, notes SIG and returns 1: the
- * caller (a handler) returns, and runs again once the thread is out. */
-int sigdefer_if_inside(int sig, const siginfo_t *info);
 /* Sends the noted signals to this thread again, with their siginfo: they
  * are delivered as it returns to the program.  The guard is clear. */
 void sigdefer_release(void);

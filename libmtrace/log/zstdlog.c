@@ -74,11 +74,6 @@ int zstdlog_wanted(const char *path)
     return n > k && strcmp(path + n - k, MTF_ZSTD_SUFFIX) == 0;
 }
 
-pid_t zstdlog_thread_id(void)
-{
-    return atomic_load(&z.tid);
-}
-
 static void lock(void)
 {
     mutex_lock(&z.lock, LOCK_RANK_ZSTD);

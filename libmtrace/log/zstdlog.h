@@ -53,11 +53,6 @@ void zstdlog_fork_prepare(void);
 void zstdlog_fork_parent(void);
 void zstdlog_fork_child(void);
 
-/* The compressor thread's id, 0 while there is none (a scan that stops the
- * program's threads leaves it alone: it blocks every signal and holds no
- * pointer of the program's). */
-pid_t zstdlog_thread_id(void);
-
 /* Starts the compressor thread once a buffer has asked for it.  Called on
  * the hot path after an event, outside every lock of ours, inside the fork
  * gate, with the recursion guard set: one load when nothing is wanted. */

@@ -388,11 +388,3 @@ void world_resume(struct world *w)
     atomic_store(&active, NULL);
     real_sigaction(STOP_SIGNAL, &program_action, NULL);
 }
-
-struct stopped_thread *world_thread(const struct world *w, pid_t tid)
-{
-    for (size_t i = 0; i < w->nslots; i++)
-        if (w->threads[i].tid == tid)
-            return &w->threads[i];
-    return NULL;
-}

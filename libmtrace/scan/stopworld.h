@@ -13,11 +13,11 @@
  * program's handler.
  *
  * The handler stops a thread wherever it is, inside the tracer too (it
- * does not wait with sigdefer_if_inside() for the thread to leave it):
+ * does not wait for the thread to leave it, as deferred signals do):
  * the scan takes every tracer lock it needs before it stops anyone
  * (scan.h), so a thread inside the tracer holds none of them, and one
  * that waits for them would never leave the tracer to stop.  The
- * handler is installed with sigtramp_real_sigaction(), past the wrapper
+ * handler is installed with real_sigaction() (real.h), past the wrapper
  * that keeps the program's own handlers out of the tracer.
  *
  * Threads that do not answer: gone threads are dropped; a thread with
@@ -73,7 +73,5 @@ int world_prepare(void);
  * when /proc/self/task cannot be read (nothing is stopped then). */
 int world_stop(struct world *w, const pid_t *skip, size_t nskip);
 void world_resume(struct world *w);
-/* The slot of thread TID, or NULL. */
-struct stopped_thread *world_thread(const struct world *w, pid_t tid);
 
 #endif
