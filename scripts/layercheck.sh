@@ -23,7 +23,9 @@
 #     interpose
 #     exporter interpose    the folder that defines the exported names
 #     exports libmtrace.map the version script listing them (built)
-# The exporter and exports lines are needed by "exports" only.  Include
+# Files directly in the root folder belong to the folder ".", which the
+# table may list like any other (a program's main.c on top, say).  The
+# exporter and exports lines are needed by "exports" only.  Include
 # names are taken as the compiler does with -I ROOT: first beside the
 # including file, then from the root; those leading elsewhere (system and
 # ../include headers) are not looked at.
