@@ -13,7 +13,8 @@
 #   layercheck.sh exports TABLE OBJECT...
 #       No object outside the exporter folder (below) refers to a name the
 #       library exports (an undefined symbol in nm -u): internal code calls
-#       the real function, never the library's own wrapper.  The exported
+#       the real function, never the library's own wrapper; nor defines one
+#       (the export list is what the exporter folder marks).  The exported
 #       names are those of the version script named by the table.
 #
 # TABLE is a text file in the root folder of the program it describes:
@@ -136,6 +137,10 @@ check_exports() {
 		case $(realpath -m --relative-to="$root" "$o") in "$exporter"/*) continue ;; esac
 		nm -u "$o" 2>/dev/null | awk '{ print $NF }' | sed 's/@.*//' | grep -Fxf <(echo "$names") |
 			while read -r n; do echo "$o: calls $n, a name the library exports (its own wrapper)"; done |
+			grep . && bad=1
+		nm --defined-only "$o" 2>/dev/null | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' |
+			grep -Fxf <(echo "$names") |
+			while read -r n; do echo "$o: defines $n, a name the library exports, outside $exporter/"; done |
 			grep . && bad=1
 	done
 	return $bad

@@ -80,6 +80,11 @@ expect 1 'scan/bad\.o: calls sigaction' "planted: internal code calls an exporte
 expect 0 'layered' "the interposition layer may call it" -- \
 	sh -c "cd '$tmp/lib' && '$check' exports layers.txt interpose/fine.o"
 
+printf 'int sigaction(void);\nint sigaction(void) { return 0; }\n' >"$tmp/def.c"
+cc -c -o "$tmp/lib/track/def.o" "$tmp/def.c"
+expect 1 'track/def\.o: defines sigaction' "planted: internal code defines an exported name" -- \
+	sh -c "cd '$tmp/lib' && '$check' exports layers.txt track/def.o"
+
 expect 2 'usage' "no table: usage, status 2" -- "$check" includes
 expect 2 'no layer table' "a missing table: status 2" -- "$check" includes "$tmp/none.txt"
 
