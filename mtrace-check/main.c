@@ -248,6 +248,8 @@ int main(int argc, char **argv)
     case OPT_RUN:
         break;
     }
+    if (vg_configure(&opt) != 0)
+        return EXIT_TROUBLE;
     int skip = first_is_binary(opt.operands, opt.noperands);
     const char *binary = skip ? opt.operands[0] : NULL;
     if (binary && !binary_exists(binary))

@@ -18,93 +18,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- options --------------------------------------------------------------- */
+/* ---- options (options.h's rows valgrind, xml, show-leak-kinds, ...) ---- */
 
 static struct vg_options vopt = {
     VG_OFF, NULL, 1 << CLASS_DEFINITE | 1 << CLASS_POSSIBLE,
     1 << CLASS_DEFINITE, 12, 0,
 };
-static int kinds_given;
-static FILE *xml_out; /* --xml FILE, opened by vg_options_check */
+static FILE *xml_out; /* --xml FILE, opened by vg_configure */
 
-static int kinds(const char *option, const char *v, int *mask)
+int vg_configure(const struct options *o)
 {
-    int m = *v ? class_mask_parse(v) : -1;
-    if (m < 0) {
-        diag_usage("%s: '%s' is not a list of definite, indirect, possible, "
-                   "reachable, all, none",
-                   option, v);
-        return -1;
-    }
-    *mask = m;
-    return 1;
-}
-
-/* --valgrind[=MODE]: 1, 0 (not it) or -1 (told). */
-static int mode_option(const char *a)
-{
-    static const struct {
-        const char *arg;
-        enum vg_mode mode;
-    } modes[] = {
-        { "--valgrind", VG_FULL },          { "--valgrind=full", VG_FULL },
-        { "--valgrind=quiet", VG_QUIET },   { "--valgrind=summary", VG_SUMMARY },
-    };
-    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-        if (strcmp(a, modes[i].arg) == 0) {
-            vopt.mode = modes[i].mode;
-            return 1;
-        }
-    if (strncmp(a, "--valgrind=", 11) != 0)
-        return 0;
-    diag_usage("--valgrind: '%s' is not full, quiet or summary", a + 11);
-    return -1;
-}
-
-static int callers_option(const char *v)
-{
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*v == '\0' || *end || n < 1 || n > 500) {
-        diag_usage("--num-callers: '%s' is not a number from 1 to 500", v);
-        return -1;
-    }
-    vopt.num_callers = (int)n;
-    return 1;
-}
-
-int vg_option(const char *a, const char *next, int *used_next)
-{
-    *used_next = 0;
-    int r = mode_option(a);
-    if (r != 0)
-        return r;
-    if (strcmp(a, "--xml") == 0 || strncmp(a, "--xml=", 6) == 0) {
-        const char *v = a[5] == '=' ? a + 6 : next;
-        *used_next = a[5] != '=';
-        if (v == NULL || *v == '\0') {
-            diag_usage("--xml needs a FILE");
-            return -1;
-        }
-        vopt.xml = v;
-        return 1;
-    }
-    if (strncmp(a, "--show-leak-kinds=", 18) == 0) {
-        kinds_given = 1;
-        return kinds("--show-leak-kinds", a + 18, &vopt.show_kinds);
-    }
-    if (strncmp(a, "--num-callers=", 14) == 0)
-        return callers_option(a + 14);
-    if (strcmp(a, "--valgrind-suppressions") == 0) {
-        vopt.gen_supp = 1;
-        return 1;
-    }
-    return 0;
-}
-
-int vg_options_check(int show_reachable, int fail_on, int json, int folded)
-{
-    if (vopt.mode != VG_OFF && (json || folded)) {
+    vopt.mode = (enum vg_mode)o->valgrind;
+    vopt.xml = o->xml;
+    if (o->show_leak_kinds)
+        vopt.show_kinds = o->show_leak_kinds - 1;
+    else if (o->show_reachable)
+        vopt.show_kinds = (1 << CLASS_COUNT) - 1;
+    if (o->num_callers)
+        vopt.num_callers = o->num_callers;
+    vopt.gen_supp = o->valgrind_suppressions;
+    vopt.error_kinds = o->fail_on;
+    if (vopt.mode != VG_OFF && (o->json || o->folded)) {
         diag_usage("--valgrind prints on standard output, as --json and "
                    "--folded do: choose one");
         return -1;
@@ -117,9 +51,6 @@ int vg_options_check(int show_reachable, int fail_on, int json, int folded)
             return -1;
         }
     }
-    if (show_reachable && !kinds_given)
-        vopt.show_kinds = (1 << CLASS_COUNT) - 1;
-    vopt.error_kinds = fail_on;
     return 0;
 }
 
