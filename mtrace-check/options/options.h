@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* options.h - command line of mtrace-check:
+ *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
+ *                [--show-reachable] [--fail-on=CLASSES]
+ *                [--suppressions FILE]... [--help] [--version] [--]
+ *                [BINARY] LOG...
+ * LOG "-" is standard input.  Which operand is BINARY is decided by
+ * operands.h, which looks at the files.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_OPTIONS_H
+#define MTC_OPTIONS_H
+
+/* --folded=VIEW: what a stack of the folded output weighs. */
+enum folded_view {
+    FOLDED_LEAKS, /* bytes still allocated at the end of the log (with
+                     verdicts, the lost ones: folded_write_weights) */
+    FOLDED_PEAK,  /* bytes it held when the live total peaked */
+    FOLDED_ALL,   /* bytes it allocated in all */
+};
+
+/* "leaks", "peak" or "all"; returns 0, or -1 for anything else. */
+int folded_parse_view(const char *name, enum folded_view *out);
+
+struct options {
+    int json;
+    const char *html; /* --html FILE: also write the HTML report there */
+    int folded;       /* --folded: folded stacks instead of the report */
+    int folded_view;  /* enum folded_view */
+    int quiet;        /* --quiet: no progress line */
+    char **operands;  /* BINARY and LOG operands, in order */
+    int noperands;    /* at least 1 */
+    int show_reachable;
+    int fail_on;       /* classes (verdict.h) that make status 1 */
+    const char **supp; /* --suppressions files                  */
+    int nsupp;
+    /* Set by main.c for the log being checked (outputs.c reads them). */
+    const char *binary; /* NULL when not given */
+    const char *log;
+};
+
+enum parse_result { OPT_RUN, OPT_EXIT_OK, OPT_USAGE_ERROR };
+
+enum parse_result parse_options(int argc, char **argv, struct options *o);
+
+#endif
