@@ -34,8 +34,8 @@ struct writer_ops {
     void (*warning)(struct writer *w, const struct warning *wn);
     /* At the end: everything.  Returns 0, or -1 (message printed). */
     int (*findings)(struct writer *w, const struct findings *f);
-    /* A log that could not be checked (NULL: the message on standard
-     * error is all); ENTRY: one of several in a list. */
+    /* One of several logs could not be checked: its entry in the list
+     * (W is NULL; NULL: the message on standard error is all). */
     void (*refused)(struct writer *w, const char *log, const char *why);
     /* Several logs on standard output: before each (I of N), and around
      * the whole list; NULL: nothing. */

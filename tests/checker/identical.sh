@@ -52,7 +52,7 @@ EOF
 logs=()
 while IFS= read -r -d '' f; do
 	logs+=("$f")
-done < <(find "$@" -type f -size -"${MAX_KB}"k -print0 2>/dev/null | sort -z)
+done < <(find -L "$@" -type f -size -"${MAX_KB}"k -print0 2>/dev/null | sort -z)
 
 pass=0
 fail=0
