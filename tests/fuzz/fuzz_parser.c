@@ -77,7 +77,7 @@ static char *replay_text(int fd, int mapped, int json, int threads,
     engine_init(&e, NULL);
     outputs_begin(&x, &opt, &e, out, -1);
     if (replay_log(&src, &e, "fuzz", threads, segment, NULL) == 0) {
-        outputs_release(&x, 1);
+        outputs_release(&x, e.is_trace || e.ext.extended); /* as main.c */
         outputs_end(&x, &e, NULL, &failing);
     } else {
         outputs_drop(&x, &e);
@@ -108,7 +108,7 @@ static void pictures(int fd, size_t size)
     engine_init(&e, NULL);
     outputs_begin(&x, &opt, &e, sink, -1);
     if (replay_log(&src, &e, "fuzz", 0, 0, NULL) == 0) {
-        outputs_release(&x, 1);
+        outputs_release(&x, e.is_trace || e.ext.extended); /* as main.c */
         outputs_end(&x, &e, NULL, &failing);
     } else {
         outputs_drop(&x, &e);
