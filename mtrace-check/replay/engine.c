@@ -3,7 +3,7 @@
  * engine.h).  Comments quote the script where the behaviour is surprising.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "engine.h"
+#include "replay/engine.h"
 #include "base/diag.h"
 #include "read/feeder.h"
 #include "read/fields.h"
