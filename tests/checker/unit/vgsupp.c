@@ -4,8 +4,8 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "verdict.h"
-#include "vgsupp.h"
+#include "replay/verdict.h"
+#include "findings/vgsupp.h"
 
 #include <stdio.h>
 #include <unistd.h>
