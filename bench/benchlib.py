@@ -30,12 +30,6 @@ RUN_TIMEOUT = 600            # seconds; a hung tracer must not hang the bench
 TRACER_VARS = ("MALLOC_TRACE", "LD_PRELOAD", "MEMLEAK_CONFIG", "LSAN_OPTIONS",
                "DUMP_HEAPTRACK_OUTPUT")
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import *      # noqa: E402,F403
-from benchreport import *   # noqa: E402,F403
-from benchcheck import *    # noqa: E402,F403
-from benchscan import *     # noqa: E402,F403
-
 
 # ---------------------------------------------------------------- workloads
 
