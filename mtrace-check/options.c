@@ -37,6 +37,9 @@ static void print_help(void)
         "      --json     print one JSON object instead of text\n"
         "      --html FILE  also write an HTML report to FILE: summary, live\n"
         "                 bytes over time, flame graphs, top stacks\n"
+        "      --pprof FILE  also write a heap profile to FILE in pprof's\n"
+        "                 format (go tool pprof, Pyroscope, Parca, Grafana):\n"
+        "                 allocated, in use at the end, and leaked (default)\n"
         "      --folded[=leaks|peak|all]  print folded stacks (flamegraph.pl,\n"
         "                 inferno, speedscope) instead of the report, weighed\n"
         "                 in bytes: leaked (default), live at the peak, or\n"
@@ -104,6 +107,14 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             else if (i + 1 < argc)
                 o->html = argv[++i];
             if (empty_value("--html", o->html ? o->html : ""))
+                return OPT_USAGE_ERROR;
+        } else if (strcmp(a, "--pprof") == 0 ||
+                   strncmp(a, "--pprof=", 8) == 0) {
+            if (a[7] == '=')
+                o->pprof = a + 8;
+            else if (i + 1 < argc)
+                o->pprof = argv[++i];
+            if (empty_value("--pprof", o->pprof ? o->pprof : ""))
                 return OPT_USAGE_ERROR;
         } else if (strcmp(a, "--folded") == 0 ||
                    strncmp(a, "--folded=", 9) == 0) {

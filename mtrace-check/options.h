@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* options.h - command line of mtrace-check:
- *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
+ *   mtrace-check [--json] [--html FILE] [--pprof FILE] [--folded[=VIEW]]
+ *                [--quiet]
  *                [--show-reachable] [--fail-on=CLASSES]
  *                [--suppressions FILE]... [--help] [--version] [--]
  *                [BINARY] LOG...
@@ -14,6 +15,7 @@
 struct options {
     int json;
     const char *html; /* --html FILE: also write the HTML report there */
+    const char *pprof; /* --pprof FILE: also write a pprof heap profile */
     int folded;       /* --folded: folded stacks instead of the report */
     int folded_view;  /* enum folded_view (folded.h) */
     int quiet;        /* --quiet: no progress line */

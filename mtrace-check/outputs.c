@@ -7,6 +7,7 @@
 #include "diag.h"
 #include "folded.h"
 #include "html.h"
+#include "pprof.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -31,7 +32,7 @@ void outputs_begin(struct outputs *x, struct engine *e, int log_fd)
     struct stat st;
     uint64_t total = 0;
 
-    if (x->opt->html || x->opt->folded) {
+    if (x->opt->html || x->opt->folded || x->opt->pprof) {
         tl_init(&x->tl);
         e->tl = &x->tl;
         x->timeline = 1;
@@ -60,6 +61,23 @@ static int write_folded(struct outputs *x, struct engine *e)
     return r;
 }
 
+/* The heap profile (pprof.h). */
+static int write_pprof(struct outputs *x, struct engine *e)
+{
+    struct pprof_sample *s;
+    const char *comments[] = { "mtrace-check --pprof", x->opt->log,
+                               e->ext.program, NULL };
+    size_t n = pprof_samples(e, &x->tl, &s);
+    struct pprof_profile p = { &e->ext, s, n,
+                               x->tl.has_time ? x->tl.t_last : 0,
+                               e->ext.sample_rate, comments };
+
+    progress_phase("writing the profile");
+    int r = pprof_write(x->opt->pprof, &p);
+    free(s);
+    return r;
+}
+
 /* Write the pictures when WRITE, then release what outputs_begin took. */
 static int finish(struct outputs *x, struct engine *e, int write)
 {
@@ -76,6 +94,8 @@ static int finish(struct outputs *x, struct engine *e, int write)
             err |= html_write(x->opt->html, e, &x->tl, &src);
         }
         if (x->opt->folded && write_folded(x, e) != 0)
+            err = -1;
+        if (x->opt->pprof && write_pprof(x, e) != 0)
             err = -1;
         e->tl = NULL;
         tl_destroy(&x->tl);
