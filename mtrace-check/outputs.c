@@ -11,6 +11,7 @@
 #include "progress.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,12 +62,27 @@ static int write_folded(struct outputs *x, struct engine *e)
     return r;
 }
 
-/* The heap profile (pprof.h). */
+/* The heap profile (pprof.h), with comments naming the log and the
+ * program, and what the values of a sampled log are. */
 static int write_pprof(struct outputs *x, struct engine *e)
 {
+    char log[4200], program[4200], sampled[160];
+    const char *comments[4] = { log, NULL, NULL, NULL };
+    size_t nc = 1;
     struct pprof_sample *s;
-    const char *comments[] = { "mtrace-check --pprof", x->opt->log,
-                               e->ext.program, NULL };
+
+    snprintf(log, sizeof log, "mtrace-check --pprof: %s", x->opt->log);
+    if (e->ext.program) {
+        snprintf(program, sizeof program, "program: %s", e->ext.program);
+        comments[nc++] = program;
+    }
+    if (e->ext.sample_rate) {
+        snprintf(sampled, sizeof sampled,
+                 "sampled log (sample=%" PRIu64 "): the values count the "
+                 "recorded blocks, not estimates",
+                 e->ext.sample_rate);
+        comments[nc++] = sampled;
+    }
     size_t n = pprof_samples(e, &x->tl, &s);
     struct pprof_profile p = { &e->ext, s, n,
                                x->tl.has_time ? x->tl.t_last : 0,
