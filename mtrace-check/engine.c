@@ -9,6 +9,7 @@
 #include "feeder.h"
 #include "fields.h"
 #include "mtrace-format.h"
+#include "sampling.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -228,18 +229,6 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* 1 - exp(-x) for 0 < x <= 1 (a sampled block's probability), by its
- * series: the checker needs no libm for it. */
-static double one_minus_exp_neg(double x)
-{
-    double sum = 0, term = -1;
-    for (int k = 1; k <= 20; k++) {
-        term *= -x / k;
-        sum += term;
-    }
-    return sum;
-}
-
 static void group_block(struct group_build *g, struct ext_store *x,
                         const struct block *b)
 {
@@ -263,12 +252,9 @@ static void group_block(struct group_build *g, struct ext_store *x,
         return;
     }
     /* A sampled log: each block stands for 1/p of its size. */
-    double p = b->size >= x->sample_rate
-                   ? 1
-                   : one_minus_exp_neg(((double)b->size + 1) /
-                                       (double)x->sample_rate);
+    double p = sample_probability(b->size, x->sample_rate);
     lg->weighted_blocks += 1 / p;
-    lg->bytes = add_sat(lg->bytes, (uint64_t)((double)b->size / p + 0.5));
+    lg->bytes = add_sat(lg->bytes, sample_bytes(b->size, p));
     lg->blocks = (uint64_t)(lg->weighted_blocks + 0.5);
 }
 

@@ -35,6 +35,7 @@ void outputs_begin(struct outputs *x, struct engine *e, int log_fd)
 
     if (x->opt->html || x->opt->folded || x->opt->pprof) {
         tl_init(&x->tl);
+        x->tl.sample_rate = &e->ext.sample_rate;
         e->tl = &x->tl;
         x->timeline = 1;
     }
@@ -78,8 +79,8 @@ static int write_pprof(struct outputs *x, struct engine *e)
     }
     if (e->ext.sample_rate) {
         snprintf(sampled, sizeof sampled,
-                 "sampled log (sample=%" PRIu64 "): the values count the "
-                 "recorded blocks, not estimates",
+                 "sampled log (sample=%" PRIu64 "): the values are "
+                 "estimates, each recorded block scaled by its weight",
                  e->ext.sample_rate);
         comments[nc++] = sampled;
     }

@@ -65,9 +65,10 @@ struct timeline;
  * the report counts them (with reachability verdicts, one sample per
  * definitely, indirectly or possibly lost loss record that no
  * suppression took, labelled with its class; else the blocks live at the
- * end, unless the log ends in exec).  Returns their number; free()
- * *OUT. */
-size_t pprof_samples(const struct engine *e, const struct timeline *tl,
+ * end, unless the log ends in exec).  A sampled log's values are
+ * estimates, every block scaled by its weight (sampling.h) as in the
+ * report.  Returns their number; free() *OUT. */
+size_t pprof_samples(struct engine *e, const struct timeline *tl,
                      struct pprof_sample **out);
 
 #endif

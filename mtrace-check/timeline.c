@@ -6,6 +6,7 @@
 #include "timeline.h"
 #include "fields.h"
 #include "mtrace-format.h"
+#include "sampling.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,11 @@ void tl_alloc(struct timeline *tl, const struct block *b, uint64_t line)
     save_peak_value(tl, s);
     s->allocs++;
     s->alloc_bytes += b->size;
+    if (tl->sample_rate && *tl->sample_rate) {
+        double p = sample_probability(b->size, *tl->sample_rate);
+        s->est_allocs += 1 / p;
+        s->est_alloc_bytes += sample_bytes(b->size, p);
+    }
     s->live_bytes += b->size;
     s->live_blocks++;
     tl->allocs++;

@@ -15,6 +15,7 @@
 #   - an inlined function (make_node) holds its bytes itself, its caller
 #     only cumulatively;
 #   - without verdicts (reach=0) the leaks are the blocks live at the end;
+#     a sampled log's values are the report's estimates (--json's groups);
 #     a classic log (glibc's tracer) has one "[no stack recorded]" node;
 #   - the report on standard output is the one without --pprof, byte for
 #     byte; an unwritable FILE or several logs give status 2.
@@ -219,6 +220,27 @@ def test_no_verdicts(tmp, env):
           total == j["totals"]["leaked_bytes"], total)
 
 
+def test_sampled(tmp, env):
+    log = os.path.join(tmp, "sampled.log")
+    prof = os.path.join(tmp, "sampled.pb.gz")
+    traced(log, config="sample=256,seed=7")
+    run([CHECKER, "--pprof", prof, LEAKY, log])
+    j = json.loads(run([CHECKER, "--json", LEAKY, log]).stdout)
+    groups = [([frame_name(f) for f in g["frames"]] or ["[no stack recorded]"],
+               g) for g in j["groups"]]
+    rows, _, _ = pprof_top(env, prof, "-unit=B")
+    same("sampled: leaked_space is the report's estimates", rows,
+         expected((n, g["bytes"]) for n, g in groups))
+    rows, _, _ = pprof_top(env, prof, "-sample_index=leaked_objects")
+    same("sampled: leaked_objects is the report's estimates", rows,
+         expected((n, g["blocks"]) for n, g in groups))
+    # Blocks of the rate or more are always recorded: exact figures.
+    rows, _, _ = pprof_top(env, prof, "-unit=B", "-sample_index=alloc_space")
+    check("sampled: alloc_space of keep (4 x 256) and lose_buffer exact",
+          rows and rows.get("keep", [0])[0] == 1024 and
+          rows.get("lose_buffer", [0])[0] == 3000, rows)
+
+
 def test_classic(tmp, env):
     if not os.path.exists(GLIBC_TRACER):
         check("classic log (glibc's tracer is missing)", False)
@@ -259,6 +281,7 @@ def main():
     env = go_env(tmp)
     test_verdicts(tmp, env)
     test_no_verdicts(tmp, env)
+    test_sampled(tmp, env)
     test_classic(tmp, env)
     test_errors(tmp)
     if failed:

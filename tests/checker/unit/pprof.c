@@ -5,7 +5,8 @@
  * against the format's rules (string 0 is "", ids nonzero, unique and
  * defined, one value per sample type, the program's mapping first,
  * addresses inside their mapping) and against values worked out by hand
- * from the log.  go tool pprof reads real profiles in tests/pprof.
+ * from the log, a sampled log's as estimates.  go tool pprof reads real
+ * profiles in tests/pprof.
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
@@ -88,15 +89,16 @@ static const struct want wanted[] = {
 };
 enum { NWANTED = sizeof wanted / sizeof wanted[0] };
 
-static void replay(struct engine *e, struct report *rep, struct timeline *tl,
-                   struct class_options *co, FILE *out)
+static void replay(const char *log, struct engine *e, struct report *rep,
+                   struct timeline *tl, struct class_options *co, FILE *out)
 {
     report_begin(rep, out, 0, "log", NULL);
     engine_init(e, rep, NULL);
     tl_init(tl);
+    tl->sample_rate = &e->ext.sample_rate; /* as outputs.c sets it */
     e->tl = tl;
     e->copts = co;
-    for (const char *p = hand_log; *p;) {
+    for (const char *p = log; *p;) {
         const char *nl = strchr(p, '\n');
         engine_line(e, p, (size_t)(nl - p));
         p = nl + 1;
@@ -166,7 +168,8 @@ static void check_ids(const profile *p)
     }
 }
 
-static profile *encoded(void)
+/* LOG replayed, its profile encoded and decoded again. */
+static profile *encoded_log(const char *log)
 {
     struct engine e;
     struct report rep;
@@ -181,10 +184,11 @@ static profile *encoded(void)
     supp_init(&supp);
     struct class_options co = { 0, 1 << CLASS_DEFINITE, &supp };
     FILE *out = fopen("/dev/null", "w");
-    replay(&e, &rep, &tl, &co, out);
+    replay(log, &e, &rep, &tl, &co, out);
     size_t n = pprof_samples(&e, &tl, &s);
     const char *comments[] = { "a comment", NULL };
-    struct pprof_profile pp = { &e.ext, s, n, 6000000, 0, comments };
+    struct pprof_profile pp = { &e.ext, s, n, 6000000, e.ext.sample_rate,
+                               comments };
     pprof_encode(&pp, &buf, &len);
     profile *p = perftools__profiles__profile__unpack(NULL, len, buf);
     ck_assert_ptr_nonnull(p);
@@ -195,6 +199,11 @@ static profile *encoded(void)
     supp_destroy(&supp);
     fclose(out);
     return p;
+}
+
+static profile *encoded(void)
+{
+    return encoded_log(hand_log);
 }
 
 START_TEST(header)
@@ -308,6 +317,43 @@ START_TEST(shared)
 }
 END_TEST
 
+/* A sampled log: each block stands for 1/p blocks of its size, p = 1 -
+ * exp(-(SIZE + 1) / RATE) below the rate, as in the report: 99 bytes at
+ * rate 1000 are 10.508 blocks, 1040 bytes (rounded per block); a block
+ * of 4096 bytes was always recorded. */
+static const char sampled_log[] =
+    "= Start\n"
+    "#v 1 pid=1 proc=1:1:00000000 ppid=0 depth=32 unwinder=fast "
+    "sample=1000\n"
+    "#p /nonexistent/prog\n"
+    "#m 0 0x0 - /nonexistent/prog\n"
+    "#f 0 0x100 0x10 main\n"
+    "#f 0 0x200 0x10 parse\n"
+    "#s 1 0:0x200 0:0x100\n"
+    "@ /nonexistent/prog:[0x200] + 0x1000 0x63 s1\n"
+    "@ /nonexistent/prog:[0x200] + 0x2000 0x63 s1\n"
+    "- 0x2000 s1\n"
+    "@ /nonexistent/prog:[0x200] + 0x3000 0x1000 s1\n"
+    "#e exit\n"
+    "= End\n";
+
+START_TEST(sampled)
+{
+    char stack[512];
+    profile *p = encoded_log(sampled_log);
+    ck_assert_int_eq(p->period, 1000);
+    ck_assert_uint_eq(p->n_sample, 1);
+    sample_stack(p, p->sample[0], stack, sizeof stack);
+    ck_assert_str_eq(stack, "parse;main");
+    /* 2 x 10.508 + 1 blocks, 2 x 1040 + 4096 bytes allocated; 10.508 + 1
+     * blocks, 1040 + 4096 bytes live and leaked. */
+    static const int64_t want[PPROF_NVALUES] = { 22, 6176, 12, 5136, 12, 5136 };
+    for (int v = 0; v < PPROF_NVALUES; v++)
+        ck_assert_int_eq(p->sample[0]->value[v], want[v]);
+    perftools__profiles__profile__free_unpacked(p, NULL);
+}
+END_TEST
+
 /* The file is the encoded profile, gzipped; a path that cannot be
  * written gives -1. */
 START_TEST(file)
@@ -353,6 +399,7 @@ Suite *make_suite(void)
     tcase_add_test(tc, mappings);
     tcase_add_test(tc, samples);
     tcase_add_test(tc, shared);
+    tcase_add_test(tc, sampled);
     tcase_add_test(tc, file);
     suite_add_tcase(s, tc);
     return s;
