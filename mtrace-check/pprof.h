@@ -68,7 +68,7 @@ struct timeline;
  * end, unless the log ends in exec).  A sampled log's values are
  * estimates, every block scaled by its weight (sampling.h) as in the
  * report.  Returns their number; free() *OUT. */
-size_t pprof_samples(struct engine *e, const struct timeline *tl,
+size_t pprof_samples(const struct engine *e, const struct timeline *tl,
                      struct pprof_sample **out);
 
 #endif

@@ -10,7 +10,6 @@
 #include "pprof.h"
 #include "classreport.h"
 #include "engine.h"
-#include "sampling.h"
 #include "timeline.h"
 
 #include <stdlib.h>
@@ -23,72 +22,47 @@ static int live_are_leaks(const struct engine *e)
            (!e->ext.extended || logend_leaks_count(&e->end));
 }
 
-/* What a sampled log's blocks still live at the end stand for, by
- * timeline stack index: each block scaled by its weight as the report's
- * groups scale it (engine.c), so that the figures are the same. */
-struct estimate {
-    uint64_t bytes;
-    double blocks;
-};
-
-static struct estimate *live_estimates(struct engine *e, size_t nstacks)
-{
-    size_t n;
-    struct block **b = table_collect(&e->table, &n);
-    struct estimate *est = xcalloc(nstacks + 1, sizeof *est);
-
-    for (size_t i = 0; i < n; i++) {
-        size_t k = (size_t)(b[i]->stack + 1);
-        double p = sample_probability(b[i]->size, e->ext.sample_rate);
-        if (k < nstacks) {
-            est[k].bytes += sample_bytes(b[i]->size, p);
-            est[k].blocks += 1 / p;
-        }
-    }
-    free(b);
-    return est;
-}
-
 static uint64_t rounded(double x)
 {
     return (uint64_t)(x + 0.5);
 }
 
-/* Stack I's allocations and live blocks: as recorded, or for a sampled
- * log (EST set) the estimates. */
-static void stack_values(const struct tl_stack *t, const struct estimate *est,
-                         size_t i, struct pprof_sample *s)
+/* A stack's allocations and live blocks: as recorded, or for a sampled
+ * log the estimates the timeline kept, each block scaled by its weight
+ * as the report's groups scale it (engine.c), so that the figures are
+ * the same. */
+static void stack_values(const struct tl_stack *t, int sampled,
+                         struct pprof_sample *s)
 {
-    s->value[PPROF_ALLOC_OBJECTS] = est ? rounded(t->est_allocs) : t->allocs;
-    s->value[PPROF_ALLOC_SPACE] = est ? t->est_alloc_bytes : t->alloc_bytes;
-    s->value[PPROF_INUSE_OBJECTS] = est ? rounded(est[i].blocks)
-                                        : t->live_blocks;
-    s->value[PPROF_INUSE_SPACE] = est ? est[i].bytes : t->live_bytes;
+    s->value[PPROF_ALLOC_OBJECTS] = sampled ? rounded(t->est_allocs)
+                                            : t->allocs;
+    s->value[PPROF_ALLOC_SPACE] = sampled ? t->est_alloc_bytes
+                                          : t->alloc_bytes;
+    s->value[PPROF_INUSE_OBJECTS] = sampled ? rounded(t->est_live_blocks)
+                                            : t->live_blocks;
+    s->value[PPROF_INUSE_SPACE] = sampled ? t->est_live_bytes : t->live_bytes;
 }
 
-size_t pprof_samples(struct engine *e, const struct timeline *tl,
+size_t pprof_samples(const struct engine *e, const struct timeline *tl,
                      struct pprof_sample **out)
 {
     size_t nrec = e->classes ? classview_nrecords(e->classes) : 0;
     struct pprof_sample *s = xcalloc(tl->nstacks + nrec + 1, sizeof *s);
     size_t n = 0;
     int leaks = live_are_leaks(e);
-    struct estimate *est =
-        e->ext.sample_rate ? live_estimates(e, tl->nstacks) : NULL;
 
     for (size_t i = 0; i < tl->nstacks; i++) {
         const struct tl_stack *t = &tl->stacks[i];
         if (t->allocs == 0 && t->live_blocks == 0)
             continue;
         s[n].stack = (int32_t)i - 1; /* the timeline's index is stack + 1 */
-        stack_values(t, est, i, &s[n]);
+        stack_values(t, e->ext.sample_rate != 0, &s[n]);
         if (leaks) {
             s[n].value[PPROF_LEAKED_OBJECTS] = s[n].value[PPROF_INUSE_OBJECTS];
             s[n].value[PPROF_LEAKED_SPACE] = s[n].value[PPROF_INUSE_SPACE];
         }
         n++;
     }
-    free(est);
     /* With verdicts: the lost classes' loss records, as the flame graph
      * of leaks and --folded count them, each labelled with its class. */
     for (size_t i = 0; i < nrec; i++) {

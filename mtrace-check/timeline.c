@@ -185,6 +185,8 @@ void tl_alloc(struct timeline *tl, const struct block *b, uint64_t line)
         double p = sample_probability(b->size, *tl->sample_rate);
         s->est_allocs += 1 / p;
         s->est_alloc_bytes += sample_bytes(b->size, p);
+        s->est_live_blocks += 1 / p;
+        s->est_live_bytes += sample_bytes(b->size, p);
     }
     s->live_bytes += b->size;
     s->live_blocks++;
@@ -203,6 +205,11 @@ void tl_free(struct timeline *tl, const struct block *b, uint64_t line)
     save_peak_value(tl, s);
     s->live_bytes -= b->size;
     s->live_blocks--;
+    if (tl->sample_rate && *tl->sample_rate) {
+        double p = sample_probability(b->size, *tl->sample_rate);
+        s->est_live_blocks -= 1 / p;
+        s->est_live_bytes -= sample_bytes(b->size, p);
+    }
     tl->frees++;
     tl->freed_bytes += b->size;
     tl->live_bytes -= b->size;

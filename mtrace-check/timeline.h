@@ -39,10 +39,10 @@ struct tl_stack {
     uint64_t live_bytes, live_blocks; /* now; at the end: the leaks */
     uint64_t peak_bytes, peak_blocks; /* at the peak, once saved */
     uint64_t epoch;                   /* peak epoch of its last change */
-    /* A sampled log: every allocation scaled by its weight (sampling.h),
-     * bytes rounded per block as the report rounds. */
-    uint64_t est_alloc_bytes;
-    double est_allocs;
+    /* A sampled log: the same scaled, each block by its weight
+     * (sampling.h), bytes rounded per block as the report rounds. */
+    uint64_t est_alloc_bytes, est_live_bytes;
+    double est_allocs, est_live_blocks;
 };
 
 struct tl_bucket {
