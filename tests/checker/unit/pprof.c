@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Unit tests: the heap profile of --pprof (pprof.c, pprofdata.c).  A
- * hand-written log with verdicts is replayed as mtrace-check replays it,
- * its profile encoded, then decoded again with libprotobuf-c and checked
- * against the format's rules (string 0 is "", ids nonzero, unique and
+/* Unit tests: the heap profile of --pprof (output/pprof.c, pprofout.c).
+ * A hand-written log with verdicts is checked as mtrace-check --pprof
+ * FILE checks it (the writers' table, the timeline, the findings), FILE
+ * decoded again with libprotobuf-c and checked against the format's
+ * rules (string 0 is "", ids nonzero, unique and
  * defined, one value per sample type, the program's mapping first,
  * addresses inside their mapping) and against values worked out by hand
  * from the log, a sampled log's as estimates.  go tool pprof reads real
@@ -10,13 +11,11 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "classreport.h"
-#include "engine.h"
-#include "pprof.h"
-#include "profile.pb-c.h"
-#include "stackview.h"
-#include "symbolizer.h"
-#include "timeline.h"
+#include "output/outputs.h"
+#include "output/pprof.h"
+#include "output/profile.pb-c.h"
+#include "symbolize/stackview.h"
+#include "symbolize/symbolizer.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -89,24 +88,6 @@ static const struct want wanted[] = {
 };
 enum { NWANTED = sizeof wanted / sizeof wanted[0] };
 
-static void replay(const char *log, struct engine *e, struct report *rep,
-                   struct timeline *tl, struct class_options *co, FILE *out)
-{
-    report_begin(rep, out, 0, "log", NULL);
-    engine_init(e, rep, NULL);
-    tl_init(tl);
-    tl->sample_rate = &e->ext.sample_rate; /* as outputs.c sets it */
-    e->tl = tl;
-    e->copts = co;
-    for (const char *p = log; *p;) {
-        const char *nl = strchr(p, '\n');
-        engine_line(e, p, (size_t)(nl - p));
-        p = nl + 1;
-    }
-    engine_finish(e);
-    tl_finish(tl, &e->table, e->nr);
-}
-
 typedef Perftools__Profiles__Profile profile;
 
 static const char *string(const profile *p, int64_t i)
@@ -168,36 +149,63 @@ static void check_ids(const profile *p)
     }
 }
 
-/* LOG replayed, its profile encoded and decoded again. */
+/* FILE read back: gunzipped into *LEN bytes (free() them). */
+static uint8_t *gunzip(const char *file, size_t *len)
+{
+    size_t cap = 1 << 16;
+    uint8_t *buf = malloc(cap);
+    gzFile gz = gzopen(file, "rb");
+    ck_assert_ptr_nonnull(gz);
+    ck_assert_int_eq(gzdirect(gz), 0); /* gzipped, not plain */
+    *len = 0;
+    int n;
+    while ((n = gzread(gz, buf + *len, (unsigned)(cap - *len))) > 0) {
+        *len += (size_t)n;
+        if (*len == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    ck_assert_int_eq(n, 0);
+    gzclose(gz);
+    return buf;
+}
+
+/* LOG checked as mtrace-check --pprof FILE checks it (the writers'
+ * table, the timeline, the findings), FILE decoded again. */
 static profile *encoded_log(const char *log)
 {
-    struct engine e;
-    struct report rep;
-    struct timeline tl;
+    char path[] = "/tmp/pprof-unit-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    struct options opt = { .quiet = 1, .log = "log", .pprof = path };
     struct suppressions supp;
-    struct pprof_sample *s;
-    uint8_t *buf;
-    size_t len;
+    struct outputs x;
+    struct engine e;
+    int failing;
 
     sym_init();
     view_init(NULL);
     supp_init(&supp);
     struct class_options co = { 0, 1 << CLASS_DEFINITE, &supp };
     FILE *out = fopen("/dev/null", "w");
-    replay(log, &e, &rep, &tl, &co, out);
-    size_t n = pprof_samples(&e, &tl, &s);
-    const char *comments[] = { "a comment", NULL };
-    struct pprof_profile pp = { &e.ext, s, n, 6000000, e.ext.sample_rate,
-                               comments };
-    pprof_encode(&pp, &buf, &len);
-    profile *p = perftools__profiles__profile__unpack(NULL, len, buf);
-    ck_assert_ptr_nonnull(p);
-    free(buf);
-    free(s);
-    tl_destroy(&tl);
+    engine_init(&e, NULL);
+    outputs_begin(&x, &opt, &e, out, -1);
+    for (const char *p = log; *p;) {
+        const char *nl = strchr(p, '\n');
+        engine_line(&e, p, (size_t)(nl - p));
+        p = nl + 1;
+    }
+    outputs_release(&x, 1);
+    ck_assert_int_eq(outputs_end(&x, &e, &co, &failing), 0);
     engine_destroy(&e);
     supp_destroy(&supp);
     fclose(out);
+    size_t len;
+    uint8_t *buf = gunzip(path, &len);
+    unlink(path);
+    profile *p = perftools__profiles__profile__unpack(NULL, len, buf);
+    ck_assert_ptr_nonnull(p);
+    free(buf);
     return p;
 }
 
@@ -227,8 +235,9 @@ START_TEST(header)
     ck_assert_str_eq(string(p, p->period_type->unit), "bytes");
     ck_assert_int_eq(p->period, 1);
     ck_assert_int_eq(p->duration_nanos, 6000000);
-    ck_assert_uint_eq(p->n_comment, 1);
-    ck_assert_str_eq(string(p, p->comment[0]), "a comment");
+    ck_assert_uint_eq(p->n_comment, 2);
+    ck_assert_str_eq(string(p, p->comment[0]), "mtrace-check --pprof: log");
+    ck_assert_str_eq(string(p, p->comment[1]), "program: /nonexistent/prog");
     perftools__profiles__profile__free_unpacked(p, NULL);
 }
 END_TEST
