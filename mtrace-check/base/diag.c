@@ -2,7 +2,7 @@
 /* diag.c - messages on standard error (see diag.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "diag.h"
+#include "base/diag.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

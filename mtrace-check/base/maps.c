@@ -3,7 +3,7 @@
  * under 70%.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "maps.h"
+#include "base/maps.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #ifndef MTC_MAPS_H
 #define MTC_MAPS_H
 
-#include "util.h"
+#include "base/util.h"
 
 struct strmap_slot {
     char *key; /* owned copy, NUL-terminated */

@@ -2,8 +2,8 @@
 /* util.c - checked allocation, slices, hashing and messages.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "util.h"
-#include "diag.h"
+#include "base/util.h"
+#include "base/diag.h"
 
 #include <stdlib.h>
 #include <string.h>

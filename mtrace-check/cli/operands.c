@@ -2,7 +2,7 @@
 /* operands.c - telling BINARY from a LOG (see operands.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "operands.h"
+#include "cli/operands.h"
 #include "output/memlog.h"
 #include "mtrace-format.h"
 #include "read/source.h"

@@ -15,7 +15,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE
-#include "siblings.h"
+#include "cli/siblings.h"
 #include "base/diag.h"
 #include "mtrace-format.h"
 #include "read/source.h"

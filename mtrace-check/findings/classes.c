@@ -2,7 +2,7 @@
 /* classes.c - see classes.h.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "classes.h"
+#include "findings/classes.h"
 
 #include <stdlib.h>
 #include <string.h>

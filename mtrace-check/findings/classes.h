@@ -11,7 +11,7 @@
 #ifndef MTC_CLASSES_H
 #define MTC_CLASSES_H
 
-#include "findings.h"
+#include "findings/findings.h"
 
 struct class_view {
     struct engine *e;

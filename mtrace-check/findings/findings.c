@@ -4,8 +4,8 @@
  * read the model.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "findings.h"
-#include "classes.h"
+#include "findings/findings.h"
+#include "findings/classes.h"
 #include "mtrace-sample.h"
 
 #include <stdlib.h>

@@ -39,7 +39,7 @@
 
 #include "replay/engine.h"
 #include "symbolize/stackview.h"
-#include "suppress.h"
+#include "findings/suppress.h"
 #include "replay/verdict.h"
 #include "replay/warning.h"
 

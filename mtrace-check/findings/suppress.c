@@ -2,7 +2,7 @@
 /* suppress.c - see suppress.h.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "suppress.h"
+#include "findings/suppress.h"
 #include "mtrace-suppress.h"
 #include "base/util.h"
 #include "base/diag.h"

@@ -3,7 +3,7 @@
  * by the option table MTC_OPTIONS (options.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "options.h"
+#include "options/options.h"
 #include "base/diag.h"
 #include "base/util.h"
 #include "replay/verdict.h"

@@ -2,8 +2,8 @@
 /* folded.c - the folded-stack format (see folded.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "folded.h"
-#include "writer.h"
+#include "output/folded.h"
+#include "output/writer.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

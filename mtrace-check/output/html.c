@@ -9,11 +9,11 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #define _GNU_SOURCE /* open_memstream */
-#include "html.h"
+#include "output/html.h"
 #include "base/diag.h"
-#include "folded.h"
-#include "json.h"
-#include "writer.h"
+#include "output/folded.h"
+#include "output/json.h"
+#include "output/writer.h"
 #include "symbolize/stackview.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
 /* json.c - JSON strings from arbitrary bytes (see json.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "json.h"
+#include "output/json.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * not to be a trace prints nothing.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "json.h"
-#include "writer.h"
+#include "output/json.h"
+#include "output/writer.h"
 
 #include <inttypes.h>
 

@@ -7,7 +7,7 @@
  * is copied as it is.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "memlog.h"
+#include "output/memlog.h"
 #include "base/diag.h"
 #include "symbolize/symbolizer.h"
 #include "base/util.h"

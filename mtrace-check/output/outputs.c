@@ -11,9 +11,9 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* open_memstream */
-#include "outputs.h"
+#include "output/outputs.h"
 #include "base/diag.h"
-#include "progress.h"
+#include "output/progress.h"
 
 #include <stdlib.h>
 #include <string.h>

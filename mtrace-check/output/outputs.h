@@ -15,7 +15,7 @@
 #include "replay/engine.h"
 #include "findings/findings.h"
 #include "options/options.h"
-#include "writer.h"
+#include "output/writer.h"
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 /* progress.c - the progress line (see progress.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "progress.h"
+#include "output/progress.h"
 #include "base/diag.h"
 #include "base/util.h"
 

@@ -8,7 +8,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* sigabbrev_np */
-#include "writer.h"
+#include "output/writer.h"
 
 #include <inttypes.h>
 #include <string.h>

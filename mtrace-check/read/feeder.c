@@ -3,7 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* memrchr */
-#include "feeder.h"
+#include "read/feeder.h"
 #include "base/util.h"
 
 #include <errno.h>

@@ -23,7 +23,7 @@
 #ifndef MTC_FEEDER_H
 #define MTC_FEEDER_H
 
-#include "source.h"
+#include "read/source.h"
 
 #include <stdint.h>
 

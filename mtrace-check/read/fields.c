@@ -2,8 +2,8 @@
 /* fields.c - tokenizer and number parsers (see fields.h for the rules).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "fields.h"
-#include "wsmask.h"
+#include "read/fields.h"
+#include "read/wsmask.h"
 
 #include <string.h>
 

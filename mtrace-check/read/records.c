@@ -2,8 +2,8 @@
 /* records.c - parsing and storing the extension records (see records.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "records.h"
-#include "fields.h"
+#include "read/records.h"
+#include "read/fields.h"
 #include "mtrace-format.h"
 
 #include <stdlib.h>

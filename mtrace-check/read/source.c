@@ -2,8 +2,8 @@
 /* source.c - reading a log, plain or compressed (see source.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "source.h"
-#include "zsource.h"
+#include "read/source.h"
+#include "read/zsource.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
 /* zsource.c - zstd and gzip decompression for source.c (see zsource.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "zsource.h"
+#include "read/zsource.h"
 #include "base/diag.h"
 #include "base/util.h"
 

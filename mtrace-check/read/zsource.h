@@ -7,7 +7,7 @@
 #ifndef MTC_ZSOURCE_H
 #define MTC_ZSOURCE_H
 
-#include "source.h"
+#include "read/source.h"
 
 /* Reads compressed bytes for the decoder: a count, 0 at the end of the
  * input, -1 on an error (described in the source). */

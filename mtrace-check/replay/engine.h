@@ -8,15 +8,15 @@
 #ifndef MTC_ENGINE_H
 #define MTC_ENGINE_H
 
-#include "event.h"
+#include "replay/event.h"
 #include "symbolize/location.h"
-#include "logend.h"
+#include "replay/logend.h"
 #include "read/records.h"
-#include "warning.h"
-#include "strpool.h"
-#include "table.h"
-#include "timeline.h"
-#include "verdict.h"
+#include "replay/warning.h"
+#include "replay/strpool.h"
+#include "replay/table.h"
+#include "replay/timeline.h"
+#include "replay/verdict.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 /* logend.c - the "#e" record and the completeness verdict (see logend.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "logend.h"
+#include "replay/logend.h"
 #include "base/diag.h"
 #include "read/fields.h"
 #include "mtrace-format.h"

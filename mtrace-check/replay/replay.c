@@ -10,9 +10,9 @@
  * apply next is still being replayed elsewhere.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
-#include "replay.h"
+#include "replay/replay.h"
 #include "read/feeder.h"
-#include "speculate.h"
+#include "replay/speculate.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #ifndef MTC_REPLAY_H
 #define MTC_REPLAY_H
 
-#include "engine.h"
+#include "replay/engine.h"
 #include "read/source.h"
 
 struct replay_stats {

@@ -3,7 +3,7 @@
  * order (see speculate.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "speculate.h"
+#include "replay/speculate.h"
 #include "read/fields.h"
 #include "mtrace-format.h"
 #include "read/wsmask.h"

@@ -26,7 +26,7 @@
 #ifndef MTC_SPECULATE_H
 #define MTC_SPECULATE_H
 
-#include "engine.h"
+#include "replay/engine.h"
 #include "read/feeder.h"
 
 struct spec_warning {

@@ -4,7 +4,7 @@
  * a long run of allocations and frees.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "strpool.h"
+#include "replay/strpool.h"
 
 #include <stdlib.h>
 #include <string.h>

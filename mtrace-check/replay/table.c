@@ -3,7 +3,7 @@
  * (see table.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "table.h"
+#include "replay/table.h"
 
 #include <stdlib.h>
 #include <string.h>

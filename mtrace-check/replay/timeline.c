@@ -3,7 +3,7 @@
  * and the temporal intervals (see timeline.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "timeline.h"
+#include "replay/timeline.h"
 #include "read/fields.h"
 #include "mtrace-format.h"
 #include "mtrace-sample.h"

@@ -27,7 +27,7 @@
 #define MTC_TIMELINE_H
 
 #include "base/maps.h"
-#include "table.h"
+#include "replay/table.h"
 
 enum {
     TL_BUCKETS = 1024, /* a power of two */

@@ -2,7 +2,7 @@
 /* verdict.c - see verdict.h.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "verdict.h"
+#include "replay/verdict.h"
 #include "read/fields.h"
 #include "mtrace-format.h"
 

@@ -17,7 +17,7 @@
 #define MTC_VERDICT_H
 
 #include "base/maps.h"
-#include "table.h"
+#include "replay/table.h"
 
 enum leak_class {
     CLASS_UNKNOWN,   /* no scan saw the block                   */

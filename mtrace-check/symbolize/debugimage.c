@@ -3,7 +3,7 @@
  * debugimage.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "debugimage.h"
+#include "symbolize/debugimage.h"
 #include "base/util.h"
 
 #include <fcntl.h>

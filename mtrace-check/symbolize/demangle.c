@@ -2,7 +2,7 @@
 /* demangle.c - C++ demangling through libiberty (see demangle.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "demangle.h"
+#include "symbolize/demangle.h"
 #include "base/util.h"
 
 #include <libiberty/demangle.h>

@@ -5,7 +5,7 @@
  * cautious.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "elfinfo.h"
+#include "symbolize/elfinfo.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -3,8 +3,8 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* pipe2 */
-#include "ldtrace.h"
-#include "elfinfo.h"
+#include "symbolize/ldtrace.h"
+#include "symbolize/elfinfo.h"
 #include "read/fields.h"
 
 #include <errno.h>

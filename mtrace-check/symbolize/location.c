@@ -2,10 +2,10 @@
 /* location.c - the Perl checker's location() (see location.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "location.h"
+#include "symbolize/location.h"
 #include "read/fields.h"
-#include "ldtrace.h"
-#include "symbolizer.h"
+#include "symbolize/ldtrace.h"
+#include "symbolize/symbolizer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #ifndef MTC_LOCATION_H
 #define MTC_LOCATION_H
 
-#include "ldtrace.h"
+#include "symbolize/ldtrace.h"
 #include "base/maps.h"
 
 struct locator {

@@ -2,9 +2,9 @@
 /* stackview.c - readable frames for a recorded stack (see stackview.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "stackview.h"
+#include "symbolize/stackview.h"
 #include "base/diag.h"
-#include "symbolizer.h"
+#include "symbolize/symbolizer.h"
 #include "base/util.h"
 
 #include <stdio.h>

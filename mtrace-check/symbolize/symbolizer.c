@@ -6,12 +6,12 @@
 #define PACKAGE_VERSION "1"
 #include <bfd.h>
 
-#include "debugimage.h"
-#include "demangle.h"
+#include "symbolize/debugimage.h"
+#include "symbolize/demangle.h"
 #include "base/maps.h"
-#include "symbolizer.h"
-#include "symextent.h"
-#include "symindex.h"
+#include "symbolize/symbolizer.h"
+#include "symbolize/symextent.h"
+#include "symbolize/symindex.h"
 
 #include <pthread.h>
 #include <stdarg.h>

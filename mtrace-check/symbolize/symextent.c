@@ -9,7 +9,7 @@
  * holds an address.
  *
  * Copyright (C) 2026 the libmtrace authors. */
-#include "symextent.h"
+#include "symbolize/symextent.h"
 #include "base/util.h"
 
 #include <elf.h>

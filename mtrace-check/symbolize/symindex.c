@@ -19,7 +19,7 @@
 #define PACKAGE_VERSION "1"
 #include <bfd.h>
 
-#include "symindex.h"
+#include "symbolize/symindex.h"
 #include "base/util.h"
 
 #include <stdlib.h>
