@@ -11,14 +11,14 @@
  * first.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
-#include "pprof.h"
+#include "output/pprof.h"
 #include "base/diag.h"
 #include "base/maps.h"
 #include "base/util.h"
-#include "folded.h"
+#include "output/folded.h"
 #include "symbolize/stackview.h"
 
-#include "profile.pb-c.h"
+#include "output/profile.pb-c.h"
 
 #include <errno.h>
 #include <inttypes.h>

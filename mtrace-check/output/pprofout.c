@@ -7,8 +7,8 @@
  * pprof.c, which knows the format and nothing of the findings, writes it.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
-#include "pprof.h"
-#include "writer.h"
+#include "output/pprof.h"
+#include "output/writer.h"
 #include "replay/logend.h"
 #include "replay/timeline.h"
 
