@@ -116,6 +116,8 @@ extern const int option_count;
 enum parse_result { OPT_RUN, OPT_EXIT_OK, OPT_USAGE_ERROR };
 
 enum parse_result parse_options(int argc, char **argv, struct options *o);
+/* What parse_options allocated (the operand list, repeated options' lists). */
+void options_free(struct options *o);
 
 /* How ROW is written in --help ("-q, --quiet", "--html FILE",
  * "--folded[=leaks|peak|all]"), into BUF. */
