@@ -245,6 +245,10 @@ int main(int argc, char **argv)
         diag_usage("--html and --folded take one log");
         return EXIT_TROUBLE;
     }
+    if (opt.pprof && opt.noperands - skip > 1) {
+        diag_usage("--pprof takes one log");
+        return EXIT_TROUBLE;
+    }
     for (int i = 0; i < opt.nsupp; i++) {
         struct suppressions probe;
         supp_init(&probe);

@@ -259,6 +259,19 @@ static enum parse_result take(int i, const char *value, struct options *o,
     return OPT_RUN;
 }
 
+void options_free(struct options *o)
+{
+    free(o->operands);
+    o->operands = NULL;
+    o->noperands = 0;
+    for (int i = 0; i < option_count; i++)
+        if (option_rows[i].kind == OPTK_FILES) {
+            const char ***list = (const char ***)((char *)o + where[i].field);
+            free(*list);
+            *list = NULL;
+        }
+}
+
 enum parse_result parse_options(int argc, char **argv, struct options *o)
 {
     int only_args = 0;

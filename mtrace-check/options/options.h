@@ -38,6 +38,12 @@
       "flame graphs, top stacks",                                              \
       "The text or JSON report still goes to standard output; see HTML "       \
       "REPORT.")                                                               \
+    X(pprof, "pprof", 0, FILE, "FILE",                                         \
+      "also write a heap profile to FILE in pprof's format (go tool pprof, "   \
+      "Pyroscope, Parca, Grafana): allocated, in use at the end, and leaked "  \
+      "(default)",                                                             \
+      "The text or JSON report still goes to standard output; see HEAP "       \
+      "PROFILE.")                                                              \
     X(folded, "folded", 0, OPTIONAL, "leaks|peak|all",                         \
       "print folded stacks (flamegraph.pl, inferno, speedscope) instead of "   \
       "the report, weighed in bytes: leaked (default), live at the peak, or "  \
@@ -143,6 +149,8 @@ extern const int option_count;
 enum parse_result { OPT_RUN, OPT_EXIT_OK, OPT_USAGE_ERROR };
 
 enum parse_result parse_options(int argc, char **argv, struct options *o);
+/* What parse_options allocated (the operand list, repeated options' lists). */
+void options_free(struct options *o);
 
 /* How ROW is written in --help ("-q, --quiet", "--html FILE",
  * "--folded[=leaks|peak|all]"), into BUF. */

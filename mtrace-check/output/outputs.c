@@ -50,6 +50,11 @@ static int is_xml(const struct options *o)
     return o->xml != NULL;
 }
 
+static int is_pprof(const struct options *o)
+{
+    return o->pprof != NULL;
+}
+
 /* The writers.  The report on standard output is the first "report" row
  * chosen; every other row chosen writes beside it, in this order. */
 static const struct output_row {
@@ -64,6 +69,7 @@ static const struct output_row {
     { &valgrind_writer, is_valgrind, 1, 0, NULL },
     { &text_writer, always, 1, 0, NULL },
     { &html_writer, is_html, 0, 1, "writing the HTML report" },
+    { &pprof_writer, is_pprof, 0, 1, "writing the profile" },
     { &vgxml_writer, is_xml, 0, 0, NULL },
 };
 enum { NROWS = sizeof table / sizeof table[0] };
@@ -165,6 +171,7 @@ void outputs_begin(struct outputs *x, const struct options *opt,
     e->warn = (struct warning_sink){ emit, x };
     if (x->timeline) {
         tl_init(&x->tl);
+        x->tl.sample_rate = &e->ext.sample_rate; /* its estimates */
         e->tl = &x->tl;
     }
     if (fstat(log_fd, &st) == 0 && S_ISREG(st.st_mode))

@@ -45,10 +45,10 @@ struct writer_ops {
     void (*list_end)(const struct options *o, int n);
 };
 
-/* The writers (text.c, jsonout.c, folded.c, html.c; vgcollect.c:
+/* The writers (text.c, jsonout.c, folded.c, html.c, pprofout.c; vgcollect.c:
  * valgrind memcheck's text and XML). */
 extern const struct writer_ops text_writer, json_writer, folded_writer,
-    html_writer, valgrind_writer, vgxml_writer;
+    html_writer, pprof_writer, valgrind_writer, vgxml_writer;
 
 /* Shared by the text and JSON writers: one frame line of the text report
  * ("    #K FUNC at FILE:LINE (...)"), and a frame list as a JSON array. */

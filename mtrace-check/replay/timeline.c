@@ -6,6 +6,7 @@
 #include "replay/timeline.h"
 #include "read/fields.h"
 #include "mtrace-format.h"
+#include "mtrace-sample.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,13 @@ static void check_peak(struct timeline *tl, uint64_t line)
 
 /* ---- events ----------------------------------------------------------- */
 
+/* A sampled block's bytes as an estimate, rounded per block as the
+ * findings' groups round them. */
+static uint64_t est_bytes(uint64_t size, double p)
+{
+    return (uint64_t)((double)size / p + 0.5);
+}
+
 void tl_alloc(struct timeline *tl, const struct block *b, uint64_t line)
 {
     struct tl_stack *s = stack_of(tl, b->stack);
@@ -180,6 +188,13 @@ void tl_alloc(struct timeline *tl, const struct block *b, uint64_t line)
     save_peak_value(tl, s);
     s->allocs++;
     s->alloc_bytes += b->size;
+    if (tl->sample_rate && *tl->sample_rate) {
+        double p = mtf_sample_probability(b->size, *tl->sample_rate);
+        s->est_allocs += 1 / p;
+        s->est_alloc_bytes += est_bytes(b->size, p);
+        s->est_live_blocks += 1 / p;
+        s->est_live_bytes += est_bytes(b->size, p);
+    }
     s->live_bytes += b->size;
     s->live_blocks++;
     tl->allocs++;
@@ -197,6 +212,11 @@ void tl_free(struct timeline *tl, const struct block *b, uint64_t line)
     save_peak_value(tl, s);
     s->live_bytes -= b->size;
     s->live_blocks--;
+    if (tl->sample_rate && *tl->sample_rate) {
+        double p = mtf_sample_probability(b->size, *tl->sample_rate);
+        s->est_live_blocks -= 1 / p;
+        s->est_live_bytes -= est_bytes(b->size, p);
+    }
     tl->frees++;
     tl->freed_bytes += b->size;
     tl->live_bytes -= b->size;

@@ -39,6 +39,10 @@ struct tl_stack {
     uint64_t live_bytes, live_blocks; /* now; at the end: the leaks */
     uint64_t peak_bytes, peak_blocks; /* at the peak, once saved */
     uint64_t epoch;                   /* peak epoch of its last change */
+    /* A sampled log: the same scaled, each block by its weight
+     * (mtrace-sample.h), bytes rounded per block as the report rounds. */
+    uint64_t est_alloc_bytes, est_live_bytes;
+    double est_allocs, est_live_blocks;
 };
 
 struct tl_bucket {
@@ -55,6 +59,9 @@ struct tl_interval {
 };
 
 struct timeline {
+    /* The log's sampling rate (ext_store.sample_rate, read as the log
+     * goes), for the estimates; NULL or 0: none. */
+    const uint64_t *sample_rate;
     struct tl_stack *stacks; /* by stack index + 1 */
     size_t nstacks, cap_stacks;
 

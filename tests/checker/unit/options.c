@@ -18,6 +18,17 @@ static char out[8192], err[8192];
 
 /* Parses ARGS (NULL-terminated, argv[0] added) into *O; what it printed
  * is in out and err. */
+/* The options each parse filled in, freed after the test (teardown). */
+static struct options parsed[256];
+static size_t nparsed;
+
+static void free_parsed(void)
+{
+    for (size_t i = 0; i < nparsed; i++)
+        options_free(&parsed[i]);
+    nparsed = 0;
+}
+
 static enum parse_result parse_v(struct options *o, const char *const *args)
 {
     char *argv[32] = { "mtrace-check" };
@@ -30,6 +41,8 @@ static enum parse_result parse_v(struct options *o, const char *const *args)
     memset(out, 0, sizeof out);
     memset(err, 0, sizeof err);
     enum parse_result r = parse_options(argc, argv, o);
+    ck_assert_uint_lt(nparsed, sizeof parsed / sizeof parsed[0]);
+    parsed[nparsed++] = *o; /* its lists, freed after the test */
     fclose(stdout);
     fclose(stderr);
     stdout = saved_out;
@@ -188,6 +201,7 @@ Suite *make_suite(void)
 {
     Suite *s = suite_create("options");
     TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, NULL, free_parsed);
     tcase_add_test(tc, help_lists_every_row_once);
     tcase_add_test(tc, every_row_is_parsed_as_shown);
     tcase_add_test(tc, values_land_in_their_fields);
