@@ -17,6 +17,8 @@ struct loss_record {
     uint64_t bytes, blocks, indirect;
     int suppressed; /* index of the suppression, -1: none */
     const struct view_frames *frames;
+    char fp[FP_LEN]; /* fingerprint.h */
+    int baseline;    /* fp is in the --baseline file */
 };
 
 struct class_view {
@@ -122,6 +124,30 @@ static int by_rank_then_size(const void *pa, const void *pb)
     return (a->sid > b->sid) - (a->sid < b->sid);
 }
 
+/* Each record's fingerprint, and whether the baseline knows it. */
+static void identify(struct class_view *cv)
+{
+    struct fp_item *it = xcalloc(cv->nrec + 1, sizeof *it);
+    for (size_t i = 0; i < cv->nrec; i++) {
+        it[i].frames = cv->rec[i].frames;
+        it[i].stack = cv->rec[i].stack;
+    }
+    fingerprint_assign(it, cv->nrec);
+    for (size_t i = 0; i < cv->nrec; i++) {
+        memcpy(cv->rec[i].fp, it[i].fp, FP_LEN);
+        cv->rec[i].baseline = baseline_has(cv->o->baseline, it[i].fp);
+    }
+    free(it);
+}
+
+/* Whether record R counts toward the exit status. */
+static int record_fails(const struct class_view *cv,
+                        const struct loss_record *r)
+{
+    return (cv->o->fail_on >> r->cls & 1) && r->suppressed < 0 &&
+           !r->baseline;
+}
+
 struct class_view *classview_build(struct engine *e, struct block **blocks,
                                    size_t n, const struct class_options *o)
 {
@@ -146,6 +172,7 @@ struct class_view *classview_build(struct engine *e, struct block **blocks,
         cv->supp_of[i] = cv->rec[rec_of[i]].suppressed;
     free(rec_of);
     qsort(cv->rec, cv->nrec, sizeof *cv->rec, by_rank_then_size);
+    identify(cv);
     return cv;
 }
 
@@ -177,10 +204,10 @@ const char *classview_suppressed_by(const struct class_view *cv, size_t i)
 struct class_sum classview_failing(const struct class_view *cv)
 {
     struct class_sum f = { 0, 0 };
-    for (int c = 0; c < CLASS_COUNT; c++)
-        if (cv->o->fail_on >> c & 1) {
-            f.bytes = add_sat(f.bytes, cv->sums.sum[c].bytes);
-            f.blocks += cv->sums.sum[c].blocks;
+    for (size_t i = 0; i < cv->nrec; i++)
+        if (record_fails(cv, &cv->rec[i])) {
+            f.bytes = add_sat(f.bytes, cv->rec[i].bytes);
+            f.blocks += cv->rec[i].blocks;
         }
     return f;
 }
@@ -204,6 +231,13 @@ void classview_record(const struct class_view *cv, size_t i,
     out->stack = r->stack;
     out->bytes = r->bytes;
     out->blocks = r->blocks;
+    out->indirect = r->indirect;
+    out->frames = r->frames;
+    out->fingerprint = r->fp;
+    out->baseline = r->baseline;
+    out->failing = record_fails(cv, r);
+    out->suppressed_by =
+        r->suppressed >= 0 ? cv->o->supp->s[r->suppressed].pattern : NULL;
 }
 
 int class_is_leak(enum leak_class c)
@@ -246,8 +280,8 @@ void class_sums_json(FILE *out, const struct class_sums *s)
 
 int classview_fails(const struct class_view *cv)
 {
-    for (int c = 0; c < CLASS_COUNT; c++)
-        if ((cv->o->fail_on >> c & 1) && cv->sums.sum[c].blocks)
+    for (size_t i = 0; i < cv->nrec; i++)
+        if (record_fails(cv, &cv->rec[i]))
             return 1;
     return 0;
 }
@@ -274,8 +308,19 @@ static int listed(const struct class_view *cv, const struct loss_record *r)
            (r->cls != CLASS_REACHABLE || cv->o->show_reachable);
 }
 
-static void text_record(FILE *out, const struct loss_record *r, size_t k,
-                        size_t total)
+/* "  fingerprint FP", and with a baseline whether it is in it. */
+static void text_fingerprint(FILE *out, const struct class_view *cv,
+                             const struct loss_record *r)
+{
+    fprintf(out, "  fingerprint %s", r->fp);
+    if (cv->o->baseline)
+        fputs(r->baseline ? " (in the baseline)" : " (new: not in the baseline)",
+              out);
+    putc('\n', out);
+}
+
+static void text_record(FILE *out, const struct class_view *cv,
+                        const struct loss_record *r, size_t k, size_t total)
 {
     char a[32], b[32], c[32], d[32];
     if (r->cls == CLASS_DEFINITE && r->indirect)
@@ -298,6 +343,7 @@ static void text_record(FILE *out, const struct loss_record *r, size_t k,
         fputs("    (empty stack)\n", out);
     for (size_t i = 0; r->frames && i < r->frames->n; i++)
         report_text_frame(out, i, &r->frames->v[i]);
+    text_fingerprint(out, cv, r);
 }
 
 static void text_scan_line(const struct class_view *cv, FILE *out)
@@ -344,6 +390,33 @@ static void text_summary_line(FILE *out, const char *words,
             commas(s->blocks, b));
 }
 
+/* What the baseline knew, and each new loss record by name. */
+static void text_baseline(const struct class_view *cv, FILE *out)
+{
+    size_t known = 0, fresh = 0;
+    for (size_t i = 0; i < cv->nrec; i++)
+        if (listed(cv, &cv->rec[i]))
+            cv->rec[i].baseline ? known++ : fresh++;
+    fprintf(out, "\nBASELINE %s: %zu loss records in it, %zu new\n",
+            cv->o->baseline->path, known, fresh);
+    for (size_t i = 0, k = 0; i < cv->nrec; i++) {
+        const struct loss_record *r = &cv->rec[i];
+        if (!listed(cv, r))
+            continue;
+        k++; /* its number in the list above */
+        if (r->baseline)
+            continue;
+        const struct view_frame *f = fp_own_frame(r->frames);
+        fprintf(out, "  new: %s %s, %" PRIu64 " bytes in loss record %zu",
+                r->fp, class_words(r->cls), r->bytes, k);
+        if (f && f->function)
+            fprintf(out, ", %s", f->function);
+        if (f && f->file)
+            fprintf(out, " (%s:%u)", f->file, f->line);
+        putc('\n', out);
+    }
+}
+
 void classview_text(const struct class_view *cv, FILE *out)
 {
     text_scan_line(cv, out);
@@ -352,7 +425,7 @@ void classview_text(const struct class_view *cv, FILE *out)
         total += listed(cv, &cv->rec[i]);
     for (size_t i = 0; i < cv->nrec; i++)
         if (listed(cv, &cv->rec[i]))
-            text_record(out, &cv->rec[i], ++k, total);
+            text_record(out, cv, &cv->rec[i], ++k, total);
     const struct class_sum *r = &cv->sums.sum[CLASS_REACHABLE];
     if (r->blocks && !cv->o->show_reachable) {
         char a[32], b[32];
@@ -375,6 +448,8 @@ void classview_text(const struct class_view *cv, FILE *out)
     text_summary_line(out, "suppressed", &cv->sums.suppressed);
     if (sum[CLASS_UNKNOWN].blocks)
         text_summary_line(out, "not classified", &sum[CLASS_UNKNOWN]);
+    if (cv->o->baseline)
+        text_baseline(cv, out);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -408,6 +483,9 @@ void classview_json(const struct class_view *cv, FILE *out)
                 r->indirect);
         json_cstring(out,
                      r->suppressed >= 0 ? s->s[r->suppressed].pattern : NULL);
+        fprintf(out, ",\"fingerprint\":\"%s\"", r->fp);
+        if (cv->o->baseline)
+            fprintf(out, ",\"baseline\":%s", r->baseline ? "true" : "false");
         fputs(",\"stack_id\":", out);
         if (r->stack >= 0)
             fprintf(out, "%" PRIu64, r->sid);

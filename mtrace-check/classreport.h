@@ -11,7 +11,9 @@
 #ifndef MTC_CLASSREPORT_H
 #define MTC_CLASSREPORT_H
 
+#include "baseline.h"
 #include "engine.h"
+#include "fingerprint.h"
 #include "suppress.h"
 #include "verdict.h"
 
@@ -21,6 +23,7 @@ struct class_options {
     int show_reachable;
     int fail_on; /* mask of (1 << enum leak_class) */
     struct suppressions *supp;
+    const struct baseline *baseline; /* --baseline, or NULL */
 };
 
 struct class_sum {
@@ -63,6 +66,12 @@ struct loss_info {
     int suppressed; /* a suppression took it: counted apart */
     int32_t stack;  /* index into the log's stacks, -1: none recorded */
     uint64_t bytes, blocks;
+    uint64_t indirect; /* bytes lost through it (definitely lost)     */
+    const struct view_frames *frames; /* NULL: no stack recorded      */
+    const char *fingerprint;          /* fingerprint.h                */
+    int baseline; /* its fingerprint is in the --baseline file        */
+    int failing;  /* counts toward the exit status (--fail-on)        */
+    const char *suppressed_by; /* the pattern, when suppressed        */
 };
 size_t classview_nrecords(const struct class_view *cv);
 void classview_record(const struct class_view *cv, size_t i,
@@ -74,7 +83,8 @@ int class_is_leak(enum leak_class c);
 /* The bytes of leaks (class_is_leak, not suppressed) per stack index + 1,
  * for N such indexes (0: blocks without a stack); free() it. */
 uint64_t *classview_lost_bytes(const struct class_view *cv, size_t n);
-/* Whether the leaks found make the run fail (--fail-on). */
+/* Whether the leaks found make the run fail (--fail-on; loss records in
+ * the baseline do not). */
 int classview_fails(const struct class_view *cv);
 
 #endif

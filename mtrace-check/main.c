@@ -6,6 +6,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "diag.h"
+#include "cireport.h"
 #include "classreport.h"
 #include "engine.h"
 #include "json.h"
@@ -158,7 +159,8 @@ static int check_log(const char *log, struct options *opt, const char *binary,
     supp_init(&supp);
     for (int i = 0; i < opt->nsupp; i++)
         supp_load(&supp, opt->supp[i], 0); /* checked: main() */
-    struct class_options copts = { opt->show_reachable, opt->fail_on, &supp };
+    struct class_options copts = { opt->show_reachable, opt->fail_on, &supp,
+                                   ci_baseline() };
     e.copts = &copts;
     outputs_begin(&out, &e, src.format == SRC_PLAIN ? src.fd : -1);
     /* The pictures' timeline follows every event in order: plain replay. */
@@ -274,12 +276,18 @@ int main(int argc, char **argv)
                         : NULL;
     if (sibling)
         opt.operands[skip] = sibling;
+    if (ci_wanted(&opt) && ci_begin(&opt) != 0) {
+        free(sibling);
+        return EXIT_TROUBLE;
+    }
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();
     view_init(binary);
     int status = check_logs(opt.operands + skip, opt.noperands - skip, &opt,
                             binary);
     free(sibling);
+    if (ci_wanted(&opt) && ci_end() != 0)
+        status = EXIT_TROUBLE;
     sym_stop();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         diag(NULL, 0, "error writing the report: %s", strerror(errno));

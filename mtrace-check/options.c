@@ -8,6 +8,7 @@
 #include "util.h"
 #include "verdict.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,17 @@ static void print_help(void)
         "                 all, none (default: definite)\n"
         "      --suppressions FILE  leak suppressions in LeakSanitizer's\n"
         "                 syntax (leak:PATTERN lines); may be repeated\n"
+        "      --sarif FILE  also write the leaks as SARIF 2.1.0 (GitHub code\n"
+        "                 scanning)\n"
+        "      --junit FILE  also write them as JUnit XML (Jenkins, most CI)\n"
+        "      --codequality FILE  also write them as GitLab Code Quality JSON\n"
+        "      --baseline FILE  loss records whose fingerprint is in FILE are\n"
+        "                 marked and do not count toward the exit status\n"
+        "      --write-baseline FILE  write the fingerprints of the leaks found\n"
+        "                 to FILE, for --baseline\n"
+        "      --gen-suppressions[=FILE]  one suppression per leak, printed\n"
+        "                 under the report or written to FILE, for\n"
+        "                 --suppressions\n"
         "      --help     print this help, then exit\n"
         "      --version  print version number, then exit\n"
         "\n"
@@ -82,9 +94,80 @@ static int empty_value(const char *option, const char *value)
     return 1;
 }
 
+/* The options that name a file to write or read, "--NAME FILE" or
+ * "--NAME=FILE" (cireport.h). */
+static const char **file_option(struct options *o, const char *a,
+                                size_t *len)
+{
+    static const struct {
+        const char *name;
+        size_t at;
+    } names[] = {
+        { "--sarif", offsetof(struct options, sarif) },
+        { "--junit", offsetof(struct options, junit) },
+        { "--codequality", offsetof(struct options, codequality) },
+        { "--baseline", offsetof(struct options, baseline) },
+        { "--write-baseline", offsetof(struct options, write_baseline) },
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        size_t n = strlen(names[k].name);
+        if (strncmp(a, names[k].name, n) == 0 && (a[n] == '\0' || a[n] == '=')) {
+            *len = n;
+            return (const char **)((char *)o + names[k].at);
+        }
+    }
+    return NULL;
+}
+
+/* A file option at ARGV[*I]: its value taken.  Returns 0, 1 when A is
+ * no such option, -1 for a usage error (told). */
+static int parse_file_option(struct options *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    size_t n;
+    const char **dest = file_option(o, a, &n);
+    if (dest == NULL)
+        return 1;
+    const char *v = a[n] == '=' ? a + n + 1 : *i + 1 < argc ? argv[++*i] : "";
+    char name[32];
+    snprintf(name, sizeof name, "%.*s", (int)n, a);
+    if (empty_value(name, v))
+        return -1;
+    *dest = v;
+    return 0;
+}
+
+/* --gen-suppressions[=FILE]. */
+static int parse_gen_supp(struct options *o, const char *a)
+{
+    const size_t n = sizeof "--gen-suppressions" - 1;
+    if (a[n] == '=' && empty_value("--gen-suppressions", a + n + 1))
+        return -1;
+    o->gen_supp = 1;
+    o->gen_supp_file = a[n] == '=' ? a + n + 1 : NULL;
+    return 0;
+}
+
+/* Combinations that cannot work, told.  Returns 0 or -1. */
+static int check_combinations(const struct options *o)
+{
+    if (o->folded && o->json) {
+        diag_usage("--folded and --json both print on standard output: "
+                   "choose one");
+        return -1;
+    }
+    if (o->gen_supp && !o->gen_supp_file && (o->json || o->folded)) {
+        diag_usage("--gen-suppressions prints under the text report: with "
+                   "--json or --folded, give it a file "
+                   "(--gen-suppressions=FILE)");
+        return -1;
+    }
+    return 0;
+}
+
 enum parse_result parse_options(int argc, char **argv, struct options *o)
 {
-    int only_args = 0;
+    int only_args = 0, file;
 
     memset(o, 0, sizeof *o);
     o->operands = xmalloc((size_t)argc * sizeof *o->operands);
@@ -140,6 +223,13 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
             if (empty_value("--suppressions", i + 1 < argc ? argv[i + 1] : ""))
                 return OPT_USAGE_ERROR;
             o->supp[o->nsupp++] = argv[++i];
+        } else if (strcmp(a, "--gen-suppressions") == 0 ||
+                   strncmp(a, "--gen-suppressions=", 19) == 0) {
+            if (parse_gen_supp(o, a) != 0)
+                return OPT_USAGE_ERROR;
+        } else if ((file = parse_file_option(o, argc, argv, &i)) <= 0) {
+            if (file < 0)
+                return OPT_USAGE_ERROR;
         } else if (strcmp(a, "--help") == 0) {
             print_help();
             return OPT_EXIT_OK;
@@ -155,10 +245,7 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
         diag_usage("missing LOG argument");
         return OPT_USAGE_ERROR;
     }
-    if (o->folded && o->json) {
-        diag_usage("--folded and --json both print on standard output: "
-                   "choose one");
+    if (check_combinations(o) != 0)
         return OPT_USAGE_ERROR;
-    }
     return OPT_RUN;
 }

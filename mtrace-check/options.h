@@ -2,7 +2,10 @@
 /* options.h - command line of mtrace-check:
  *   mtrace-check [--json] [--html FILE] [--folded[=VIEW]] [--quiet]
  *                [--show-reachable] [--fail-on=CLASSES]
- *                [--suppressions FILE]... [--help] [--version] [--]
+ *                [--suppressions FILE]... [--sarif FILE] [--junit FILE]
+ *                [--codequality FILE] [--baseline FILE]
+ *                [--write-baseline FILE] [--gen-suppressions[=FILE]]
+ *                [--help] [--version] [--]
  *                [BINARY] LOG...
  * LOG "-" is standard input.  Which operand is BINARY is decided by
  * operands.h, which looks at the files.
@@ -23,6 +26,11 @@ struct options {
     int fail_on;       /* classes (verdict.h) that make status 1 */
     const char **supp; /* --suppressions files                  */
     int nsupp;
+    /* CI outputs and baselines (cireport.h), each a file or NULL. */
+    const char *sarif, *junit, *codequality;
+    const char *baseline, *write_baseline;
+    int gen_supp;              /* --gen-suppressions */
+    const char *gen_supp_file; /* --gen-suppressions=FILE */
     /* Set by main.c for the log being checked (outputs.c reads them). */
     const char *binary; /* NULL when not given */
     const char *log;

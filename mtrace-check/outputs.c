@@ -3,6 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "outputs.h"
+#include "cireport.h"
 #include "classreport.h"
 #include "diag.h"
 #include "folded.h"
@@ -65,6 +66,9 @@ static int finish(struct outputs *x, struct engine *e, int write)
 {
     int err = 0;
 
+    /* The CI files' loss records (written when every log is checked). */
+    if (write && ci_wanted(x->opt) && ci_log(x->opt->log, e) != 0)
+        err = -1;
     if (x->timeline && !write) {
         e->tl = NULL;
         tl_destroy(&x->tl);
