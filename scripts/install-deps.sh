@@ -3,11 +3,13 @@
 # Installs the Debian packages libmtrace builds, tests and benchmarks with.
 # Used by `make deps` and by CI.  chromium: the HTML report's browser test
 # (tests/html), headless, driven over a pipe with python3 alone.
+# python3-jsonschema: the SARIF file of mtrace-check --sarif validated
+# against the SARIF 2.1.0 schema (tests/integration/tests-ci.sh).
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libzstd-dev zlib1g-dev zstd libdeflate-dev
           libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb strace valgrind
-          heaptrack hyperfine python3 chromium)
+          heaptrack hyperfine python3 python3-jsonschema chromium)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
