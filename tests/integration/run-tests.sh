@@ -78,7 +78,7 @@ ALL_TESTS=(
 	verdict-variants verdict-vs-valgrind untraced-valgrind
 	# tests-ci.sh
 	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
-	ci-suppressions
+	ci-suppressions ci-errors
 )
 
 passed=0 failed=0 skipped=0

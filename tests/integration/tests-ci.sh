@@ -162,3 +162,17 @@ t_ci_suppressions() {
 		'still-reachable 1205 -' | sort >want
 	diff want got || { fail "suppressed: want (<) got (>)"; return 1; }
 }
+
+# Bad input: told, status 2, never a crash.
+t_ci_errors() {
+	need_libmtrace || return
+	ci_run new.log new || return 1
+	ci_check 2 --sarif /nonexistent/dir/x.sarif "$BUILD/ci_leaks" "$T/new.log" || return 1
+	grep -q "x.sarif: cannot write the SARIF file" ci.err || { fail "$(cat ci.err)"; return 1; }
+	ci_check 2 --gen-suppressions= "$BUILD/ci_leaks" "$T/new.log" || return 1
+	# A log without verdicts cannot give loss records.
+	traced off.log MEMLEAK_CONFIG=reach=0 "$BUILD/ci_leaks" new >out 2>err ||
+		{ fail "reach=0 run: $(head -3 err)"; return 1; }
+	ci_check 2 --codequality "$T/cq.json" "$BUILD/ci_leaks" "$T/off.log" || return 1
+	grep -q "no reachability verdicts" ci.err || { fail "$(cat ci.err)"; return 1; }
+}
