@@ -8,6 +8,7 @@
 #include "classreport.h"
 #include "diag.h"
 #include "engine.h"
+#include "maps.h"
 #include "util.h"
 
 #include <errno.h>
@@ -129,12 +130,18 @@ static int baseline_write(FILE *out, const struct ci_report *r)
     fputs("# mtrace-check baseline: the fingerprints of known leaks, one a "
           "line\n# (mtrace-check --baseline FILE; doc/ci.md)\n",
           out);
-    struct baseline seen = { 0 };
+    struct strmap seen; /* each fingerprint once */
+    strmap_init(&seen);
     for (size_t k = 0; k < r->nlogs; k++)
         for (size_t i = 0; i < r->logs[k].n; i++) {
             const struct ci_record *c = &r->logs[k].r[i];
-            if (!ci_reported(c) || baseline_has(&seen, c->fp))
+            if (!ci_reported(c))
                 continue;
+            void **slot =
+                strmap_put(&seen, (struct slice){ c->fp, strlen(c->fp) });
+            if (*slot)
+                continue;
+            *slot = (void *)1;
             fprintf(out, "%s  # %s", c->fp, class_words(c->cls));
             const struct view_frame *f = fp_own_frame(&c->frames);
             if (f && f->function)
@@ -142,16 +149,8 @@ static int baseline_write(FILE *out, const struct ci_report *r)
             if (f && f->file)
                 fprintf(out, " (%s)", ci_relpath(f->file));
             putc('\n', out);
-            /* Kept sorted for baseline_has: a small run's few leaks. */
-            seen.fp = xrealloc(seen.fp, (seen.n + 1) * sizeof *seen.fp);
-            size_t at = seen.n++;
-            while (at > 0 && strcmp(seen.fp[at - 1], c->fp) > 0) {
-                seen.fp[at] = seen.fp[at - 1];
-                at--;
-            }
-            seen.fp[at] = xstrdup(c->fp);
         }
-    baseline_destroy(&seen);
+    strmap_destroy(&seen);
     return ferror(out) ? -1 : 0;
 }
 

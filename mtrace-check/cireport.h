@@ -35,6 +35,7 @@ struct ci_record {
     int failing;         /* counts toward the exit status */
     char *suppressed_by; /* a suppression took it: not reported */
     char *pattern;       /* generated suppression (gensupp.c), or NULL */
+    size_t shared;       /* other loss records the pattern matches too */
 };
 
 struct ci_log {

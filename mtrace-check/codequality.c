@@ -16,6 +16,7 @@
 #include "cifields.h"
 #include "diag.h"
 #include "json.h"
+#include "maps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,19 +28,6 @@ static const char *severity(const struct ci_record *r)
     if (!r->failing)
         return "minor";
     return r->cls == CLASS_DEFINITE ? "critical" : "major";
-}
-
-/* Whether a record before LOGS[K].r[I] had the same fingerprint and class. */
-static int seen(const struct ci_report *rep, size_t k, size_t i)
-{
-    const struct ci_record *r = &rep->logs[k].r[i];
-    for (size_t a = 0; a <= k; a++)
-        for (size_t b = 0; b < (a == k ? i : rep->logs[a].n); b++) {
-            const struct ci_record *o = &rep->logs[a].r[b];
-            if (ci_reported(o) && o->cls == r->cls && strcmp(o->fp, r->fp) == 0)
-                return 1;
-        }
-    return 0;
 }
 
 static void issue(FILE *out, const struct ci_report *rep,
@@ -67,19 +55,34 @@ static void issue(FILE *out, const struct ci_report *rep,
     fprintf(out, ",\"lines\":{\"begin\":%u}}}", line ? line : 1);
 }
 
+/* Whether an issue of R's fingerprint and class was written (SEEN). */
+static int seen(struct strmap *seen, const struct ci_record *r)
+{
+    char key[FP_LEN + 32];
+    int n = snprintf(key, sizeof key, "%s:%s", r->fp, class_name(r->cls));
+    void **slot = strmap_put(seen, (struct slice){ key, (size_t)n });
+    if (*slot)
+        return 1;
+    *slot = (void *)1;
+    return 0;
+}
+
 int codequality_write(FILE *out, const struct ci_report *rep)
 {
     int first = 1;
+    struct strmap written;
+    strmap_init(&written);
     putc('[', out);
     for (size_t k = 0; k < rep->nlogs; k++)
         for (size_t i = 0; i < rep->logs[k].n; i++) {
             const struct ci_record *r = &rep->logs[k].r[i];
-            if (!ci_reported(r) || seen(rep, k, i))
+            if (!ci_reported(r) || seen(&written, r))
                 continue;
             fputs(first ? "\n" : ",\n", out);
             first = 0;
             issue(out, rep, &rep->logs[k], r);
         }
     fputs("\n]\n", out);
+    strmap_destroy(&written);
     return ferror(out) ? -1 : 0;
 }

@@ -7,12 +7,15 @@
  * program's own code (fingerprint.h) whose name appears in no other
  * loss record's stack, so that the suppression silences this record and
  * nothing else the log holds; when every own frame is shared, the
- * innermost one is taken and the comment says which other records it
- * also matches.  (The source line cannot be named: suppressions see
- * functions, files and modules only.)
+ * innermost one is taken and the comment says how many other records
+ * it also matches.  (The source line cannot be named: suppressions see
+ * functions, files and modules only.)  Which names are in which stacks
+ * is counted once per log, so a log of thousands of loss records costs
+ * a pass over their frames, not a comparison of every pair.
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "cireport.h"
+#include "maps.h"
 #include "suppress.h"
 #include "util.h"
 
@@ -34,7 +37,43 @@ static char *anchored(const char *name)
     return p;
 }
 
-/* How many records other than those of fingerprint FP PATTERN matches. */
+/* Which functions are in which loss records' stacks: for each function
+ * name, the number of distinct fingerprints whose stacks hold it (a
+ * linear pass: a log can hold thousands of loss records). */
+struct names {
+    struct strmap count; /* name -> (uintptr_t) fingerprints */
+    struct strmap pairs; /* "FP\tname" -> seen */
+};
+
+static void names_build(struct names *n, const struct ci_log *l)
+{
+    strmap_init(&n->count);
+    strmap_init(&n->pairs);
+    for (size_t i = 0; i < l->n; i++)
+        for (size_t k = 0; k < l->r[i].frames.n; k++) {
+            const char *f = l->r[i].frames.v[k].function;
+            if (f == NULL)
+                continue;
+            char *key = xmalloc(strlen(l->r[i].fp) + strlen(f) + 2);
+            sprintf(key, "%s\t%s", l->r[i].fp, f);
+            void **seen = strmap_put(&n->pairs, (struct slice){ key, strlen(key) });
+            free(key);
+            if (*seen)
+                continue;
+            *seen = (void *)1;
+            void **c = strmap_put(&n->count, (struct slice){ f, strlen(f) });
+            *c = (void *)((uintptr_t)*c + 1);
+        }
+}
+
+static void names_destroy(struct names *n)
+{
+    strmap_destroy(&n->count);
+    strmap_destroy(&n->pairs);
+}
+
+/* How many records other than those of fingerprint FP PATTERN matches,
+ * by a pattern match on every frame (suppress.h). */
 static size_t others_matched(const struct ci_log *l, const char *fp,
                              char *pattern)
 {
@@ -48,7 +87,21 @@ static size_t others_matched(const struct ci_log *l, const char *fp,
     return n;
 }
 
-static char *pattern_for(const struct ci_log *l, const struct ci_record *r)
+/* The same for "^NAME$": the other fingerprints whose stacks hold NAME,
+ * from the table; a name with a '*' in it (C++ "f(char*)") is a pattern
+ * with a wildcard, matched for real. */
+static size_t others_named(const struct names *n, const struct ci_log *l,
+                           const char *fp, const char *name, char *pattern)
+{
+    if (strchr(name, '*'))
+        return others_matched(l, fp, pattern);
+    void **c = strmap_get((struct strmap *)&n->count,
+                          (struct slice){ name, strlen(name) });
+    return c ? (uintptr_t)*c - 1 : 0;
+}
+
+static char *pattern_for(const struct names *n, const struct ci_log *l,
+                         const struct ci_record *r, size_t *shared)
 {
     char *first = NULL;
     int own = 0;
@@ -61,23 +114,30 @@ static char *pattern_for(const struct ci_log *l, const struct ci_record *r)
         char *p = anchored(f->function);
         if (p == NULL)
             continue;
-        if (others_matched(l, r->fp, p) == 0) {
+        size_t others = others_named(n, l, r->fp, f->function, p);
+        if (others == 0) {
             free(first);
+            *shared = 0;
             return p;
         }
-        if (first == NULL)
+        if (first == NULL) {
             first = p;
-        else
+            *shared = others;
+        } else {
             free(p);
+        }
     }
     return first;
 }
 
 void gensupp_assign(struct ci_log *l)
 {
+    struct names n;
+    names_build(&n, l);
     for (size_t i = 0; i < l->n; i++)
         if (ci_reported(&l->r[i]))
-            l->r[i].pattern = pattern_for(l, &l->r[i]);
+            l->r[i].pattern = pattern_for(&n, l, &l->r[i], &l->r[i].shared);
+    names_destroy(&n);
 }
 
 /* The comment above a suppression: what it was generated from. */
@@ -90,28 +150,17 @@ static void comment(FILE *out, const struct ci_log *l,
     if (f && f->file)
         fprintf(out, ", %s:%u", ci_relpath(f->file), f->line);
     putc('\n', out);
-    size_t shared = others_matched(l, r->fp, r->pattern);
-    if (shared)
+    if (r->shared)
         fprintf(out,
                 "# (every function of this stack is in other loss records' "
                 "stacks too: this also matches %zu of them)\n",
-                shared);
-}
-
-/* Whether an earlier record of LOGS[0..K], record I, wrote PATTERN. */
-static int written(const struct ci_log *logs, size_t k, size_t i,
-                   const char *pattern)
-{
-    for (size_t a = 0; a <= k; a++)
-        for (size_t b = 0; b < (a == k ? i : logs[a].n); b++)
-            if (logs[a].r[b].pattern &&
-                strcmp(logs[a].r[b].pattern, pattern) == 0)
-                return 1;
-    return 0;
+                r->shared);
 }
 
 int gensupp_write(FILE *out, const struct ci_log *logs, size_t n)
 {
+    struct strmap written; /* each line once */
+    strmap_init(&written);
     for (size_t k = 0; k < n; k++)
         for (size_t i = 0; i < logs[k].n; i++) {
             const struct ci_record *r = &logs[k].r[i];
@@ -119,10 +168,16 @@ int gensupp_write(FILE *out, const struct ci_log *logs, size_t n)
                 fprintf(out, "# %s: %" PRIu64 " bytes %s, fingerprint %s: "
                         "no function name in its stack to suppress it by\n",
                         logs[k].log, r->bytes, class_words(r->cls), r->fp);
-            if (r->pattern == NULL || written(logs, k, i, r->pattern))
+            if (r->pattern == NULL)
                 continue;
+            void **seen = strmap_put(
+                &written, (struct slice){ r->pattern, strlen(r->pattern) });
+            if (*seen)
+                continue;
+            *seen = (void *)1;
             comment(out, &logs[k], r);
             fprintf(out, "leak:%s\n", r->pattern);
         }
+    strmap_destroy(&written);
     return ferror(out) ? -1 : 0;
 }
