@@ -35,6 +35,16 @@ static struct view_frames stack(const char *const *spec, size_t n)
     return f;
 }
 
+static void drop(struct view_frames *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free((char *)f->v[i].function);
+        free((char *)f->v[i].file);
+        free((char *)f->v[i].module);
+    }
+    free(f->v);
+}
+
 #define STACK(...)                                                             \
     stack((const char *const[]){ __VA_ARGS__ },                                \
           sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
@@ -71,6 +81,10 @@ START_TEST(no_addresses_lines_dirs_modules)
     ck_assert_str_ne(fa, fd); /* another file */
     ck_assert(baseline_is_fingerprint(fa, strlen(fa)));
     ck_assert_uint_eq(strlen(fa), 16);
+    drop(&a);
+    drop(&b);
+    drop(&c);
+    drop(&d);
 }
 END_TEST
 
@@ -85,6 +99,8 @@ START_TEST(runtime_only)
     fp_of(&a, fa);
     fp_of(&b, fb);
     ck_assert_str_ne(fa, fb);
+    drop(&a);
+    drop(&b);
 }
 END_TEST
 
@@ -108,6 +124,9 @@ START_TEST(same_functions_other_lines)
     ck_assert_str_eq(it[3].fp, want);
     snprintf(want, sizeof want, "%s.3", base); /* same line, later call */
     ck_assert_str_eq(it[0].fp, want);
+    drop(&lo);
+    drop(&hi);
+    drop(&same_line);
 }
 END_TEST
 
@@ -192,6 +211,10 @@ START_TEST(generated_patterns)
     ck_assert_ptr_nonnull(strstr(text, "also matches 1 of them"));
     ck_assert_ptr_null(strstr(strstr(text, "leak:^parse$") + 1, "leak:^parse$"));
     free(text);
+    for (size_t i = 0; i < l.n; i++) {
+        drop(&r[i].frames);
+        free(r[i].pattern);
+    }
 }
 END_TEST
 
@@ -215,6 +238,7 @@ START_TEST(junit_escaping)
     ck_assert_ptr_nonnull(strstr(text, "/s/??.c"));
     ck_assert_ptr_nonnull(strstr(text, "<failure type=\"definitely-lost\""));
     free(text);
+    drop(&r.frames);
 }
 END_TEST
 
