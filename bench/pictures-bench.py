@@ -8,7 +8,7 @@
 #      share of the log's bytes.  Instruction counts are repeatable on a
 #      loaded machine;
 #   2. the HTML report of a big real log: cc1's log of `gcc -O2 -c` on
-#      libmtrace/tracer.c traced with MEMLEAK_CONFIG=mtraceinit (~300k
+#      libmtrace/track/tracer.c traced with MEMLEAK_CONFIG=mtraceinit (~300k
 #      lines): mtrace-check --html time (wall and CPU, against the text
 #      report alone), the page's size, and how long headless Chromium takes
 #      from navigation to the page being drawn (tests/html/cdp.py).
@@ -107,9 +107,10 @@ def stamp_cost(tmp, events):
 # ------------------------------------------------------- the cc1 page
 
 def cc1_log(tmp):
-    src = os.path.join(ROOT, "libmtrace", "tracer.c")
+    src = os.path.join(ROOT, "libmtrace", "track", "tracer.c")
     log = os.path.join(tmp, "gcc.log")
-    subprocess.run(["gcc", "-O2", "-I" + os.path.join(ROOT, "include"), "-c",
+    subprocess.run(["gcc", "-O2", "-I" + os.path.join(ROOT, "include"),
+                    "-I" + os.path.join(ROOT, "libmtrace"), "-c",
                     src, "-o", os.path.join(tmp, "tracer.o")],
                    env=clean_env(MALLOC_TRACE=log, LD_PRELOAD=LIB,
                                  MEMLEAK_CONFIG="mtraceinit"),
@@ -158,7 +159,7 @@ def cc1_page(tmp, runs):
     page = os.path.join(tmp, "cc1.html")
     html = [timed([CHECKER, "--quiet", "--html", page, log]) for _ in range(runs)]
     text = [timed([CHECKER, "--quiet", log]) for _ in range(runs)]
-    print("cc1 (gcc -O2 -c libmtrace/tracer.c, MEMLEAK_CONFIG=mtraceinit): "
+    print("cc1 (gcc -O2 -c libmtrace/track/tracer.c, MEMLEAK_CONFIG=mtraceinit): "
           "%d lines, %.1f MB log" % (lines, os.path.getsize(log) / 1e6))
     print("  mtrace-check --html: wall %s s, cpu %s s"
           % (spread([w for w, _ in html]), spread([c for _, c in html])))

@@ -27,7 +27,7 @@ argv_of() {
 	perl) ARGV=(perl -e 'my %h; $h{$_} = $_ x 3 for 1..10000; print scalar(keys %h), "\n"') ;;
 	bash) ARGV=(bash -c 'x=$(echo hi); for i in 1 2 3; do y=$x$i; done; echo $y') ;;
 	git) ARGV=(git -C "$ROOT" log --oneline -50) ;;
-	gcc) ARGV=(gcc -O2 -c -I"$ROOT/include" "$ROOT/libmtrace/report.c" -o "$TMP/r.o") ;;
+	gcc) ARGV=(gcc -O2 -c -I"$ROOT/include" -I"$ROOT/libmtrace" "$ROOT/libmtrace/scan/report.c" -o "$TMP/r.o") ;;
 	sqlite3) ARGV=(sqlite3 :memory: ".read $TMP/sql") ;;
 	*) echo "unknown program $1" >&2; exit 2 ;;
 	esac

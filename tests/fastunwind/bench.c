@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "compare.h"
-#include "fastunwind.h"
+#include "unwind/fastunwind.h"
 #include <libunwind.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "compare.h"
-#include "fastunwind.h"
+#include "unwind/fastunwind.h"
 #include <alloca.h>
 #include "ut.h"
 #include <dlfcn.h>

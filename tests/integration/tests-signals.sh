@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests-signals.sh - signal handlers and libmtrace (libmtrace/sigtramp.c):
+# tests-signals.sh - signal handlers and libmtrace (libmtrace/interpose/sigtramp.c):
 # handlers never run inside the tracer, a death by signal still finishes
 # the log, and the program sees its own dispositions.
 # Sourced by run-tests.sh; each t_NAME runs in its own temporary directory.
@@ -110,7 +110,7 @@ t_die_segv() { need_libmtrace || return; die_case segv 11; }
 t_die_term() { need_libmtrace || return; die_case term 15; }
 
 # restart_case CALL: libmtrace's signals never end a blocking call early
-# (libmtrace/restart.c, issue 26).  A worker blocks in CALL while main
+# (libmtrace/interpose/restart.c, issue 26).  A worker blocks in CALL while main
 # takes reports with mtrace() (each stops the worker with SIGURG): the
 # call ends as untraced (a timeout returns 0, sleep 0, sigtimedwait
 # EAGAIN; pause only on the program's signal); then the program's own

@@ -5,7 +5,7 @@
  * function here is a hand-made FDE for [0x1000, 0x1100) whose CIE says
  * CFA = RSP + 8, return address at CFA - 8 (unless a test gives others).
  */
-#include "cfa.h"
+#include "unwind/cfa.h"
 #include "ehbytes.h"
 
 #define FN_START 0x1000

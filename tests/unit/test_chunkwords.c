@@ -3,7 +3,7 @@
  * (chunkwords.h): glibc's own malloc in the test runner (never
  * interposed), its free lists filled by frees, then the clearing. */
 #include "unit.h"
-#include "chunkwords.h"
+#include "base/chunkwords.h"
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>

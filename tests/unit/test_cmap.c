@@ -3,7 +3,7 @@
  * sequence ids, growth, colliding hashes and concurrent inserts.
  */
 #include "unit.h"
-#include "cmap.h"
+#include "base/cmap.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * bounds, combinations, empty items and exactly one warning per problem.
  */
 #include "unit.h"
-#include "config.h"
+#include "base/config.h"
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

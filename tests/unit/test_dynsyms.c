@@ -7,8 +7,8 @@
  */
 #define _GNU_SOURCE
 #include "unit.h"
-#include "dynsyms.h"
-#include "modmap.h"
+#include "symbols/dynsyms.h"
+#include "symbols/modmap.h"
 #include <dlfcn.h>
 #include <link.h>
 #include <stdlib.h>

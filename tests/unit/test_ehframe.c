@@ -5,7 +5,7 @@
  * past its extent (the bytes sit right before an unreadable page).
  */
 #include "ehbytes.h"
-#include "ehframe.h"
+#include "unwind/ehframe.h"
 
 /* The whole of [P, P + N) as a cursor and as an extent. */
 static struct eh_cursor cursor_of(const uint8_t *p, size_t n)

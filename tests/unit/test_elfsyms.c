@@ -4,7 +4,7 @@
  * spread of the starts, as the lookup's "last symbol at or before" needs.
  */
 #include "unit.h"
-#include "elfsyms.h"
+#include "symbols/elfsyms.h"
 #include <stdlib.h>
 
 /* The reference: insertion sort, stable by construction. */

@@ -2,7 +2,7 @@
 /* test_fmt.c - fmt.h against snprintf over edge and random values.
  */
 #include "unit.h"
-#include "fmt.h"
+#include "base/fmt.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * and snprintf. */
 #define _GNU_SOURCE
 #include "unit.h"
-#include "frametab.h"
+#include "symbols/frametab.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * remove, count, sizes of 4 GiB and more, colliding keys, the visit of
  * the live set, concurrent use, and a realloc's return to its spot. */
 #include "unit.h"
-#include "livetab.h"
+#include "track/livetab.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

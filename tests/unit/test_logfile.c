@@ -5,7 +5,7 @@
  * pid). */
 #define _GNU_SOURCE
 #include "unit.h"
-#include "logfile.h"
+#include "log/logfile.h"
 #include "mtrace-format.h"
 #include <errno.h>
 #include <fcntl.h>

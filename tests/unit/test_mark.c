@@ -5,8 +5,8 @@
  * checks the class of every block against what valgrind's memcheck
  * defines. */
 #include "unit.h"
-#include "classify.h"
-#include "mark.h"
+#include "scan/classify.h"
+#include "scan/mark.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -4,7 +4,7 @@
  * on disk here), and unload marking after dlclose(). */
 #define _GNU_SOURCE
 #include "unit.h"
-#include "modmap.h"
+#include "symbols/modmap.h"
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>

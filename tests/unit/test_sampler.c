@@ -3,7 +3,7 @@
  * blocks of each size are recorded, and that the weights make unbiased
  * estimates of bytes and blocks. */
 #include "unit.h"
-#include "sampler.h"
+#include "base/sampler.h"
 #include <math.h>
 
 START_TEST(arithmetic_matches_libm)

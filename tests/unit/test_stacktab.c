@@ -4,7 +4,7 @@
  * dl_iterate_phdr walk). */
 #define _GNU_SOURCE
 #include "unit.h"
-#include "stacktab.h"
+#include "symbols/stacktab.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>

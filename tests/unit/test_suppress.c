@@ -3,7 +3,7 @@
  * pattern match and the parsing of a suppressions file.
  */
 #include "unit.h"
-#include "suppress.h"
+#include "scan/suppress.h"
 #include <string.h>
 
 START_TEST(patterns_match_as_lsan_does)

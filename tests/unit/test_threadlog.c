@@ -4,9 +4,9 @@
  * order of every thread's lines under concurrent settles, and the tagged
  * live table (livetab.h) that carries the tags. */
 #include "unit.h"
-#include "livetab.h"
-#include "threadlog.h"
-#include "threads.h"
+#include "track/livetab.h"
+#include "log/threadlog.h"
+#include "log/threads.h"
 #include "mtrace-format.h"
 #include <pthread.h>
 #include <stdio.h>

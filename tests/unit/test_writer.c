@@ -5,7 +5,7 @@
  * guarding. */
 #define _GNU_SOURCE
 #include "unit.h"
-#include "writer.h"
+#include "base/writer.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

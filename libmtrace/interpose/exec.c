@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* exec.c - an exec() replaces the process image and with it our buffered
+ * log lines: these wrappers write the log out first.  glibc's exec family
+ * calls execve internally (not through the PLT), so each public member is
+ * wrapped; the variadic execl* build their argument vector on the stack.
+ */
+#define _GNU_SOURCE
+#include "base/export.h"
+#include "base/guard.h"
+#include "base/real.h"
+#include "../include/mtrace-format.h"
+#include "log/tracelog.h"
+#include "track/tracer.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#define MAX_EXECL_ARGS 4096 /* on the stack: 32 KiB */
+
+/* The image that execs is gone with its heap: what it still holds is not
+ * leaked, and the log says so ("#e exec"; a failed exec logs on). */
+static void flush_before_exec(void)
+{
+    GUARD_SCOPE(entered);
+    if (entered && tracer_started())
+        tracelog_end(MTF_END_EXEC, 0, 0);
+}
+
+/* The exec failed: the image logs on as before. */
+static int exec_failed(int result)
+{
+    int saved = errno;
+    {
+        GUARD_SCOPE(entered);
+        if (entered && tracer_started())
+            tracelog_exec_failed();
+        tracelog_exec_over();
+    }
+    errno = saved;
+    return result;
+}
+
+#define REAL(name, type)                                                       \
+    static type real_##name;                                                   \
+    if (real_##name == NULL)                                                   \
+    real_##name = (type)real_next_symbol(#name)
+
+typedef int (*exec_env_fn)(const char *, char *const[], char *const[]);
+typedef int (*exec_fn)(const char *, char *const[]);
+
+MT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+    REAL(execve, exec_env_fn);
+    flush_before_exec();
+    return exec_failed(real_execve(path, argv, envp));
+}
+
+MT_EXPORT int execv(const char *path, char *const argv[])
+{
+    REAL(execv, exec_fn);
+    flush_before_exec();
+    return exec_failed(real_execv(path, argv));
+}
+
+MT_EXPORT int execvp(const char *file, char *const argv[])
+{
+    REAL(execvp, exec_fn);
+    flush_before_exec();
+    return exec_failed(real_execvp(file, argv));
+}
+
+MT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+    REAL(execvpe, exec_env_fn);
+    flush_before_exec();
+    return exec_failed(real_execvpe(file, argv, envp));
+}
+
+MT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+    typedef int (*fexec_fn)(int, char *const[], char *const[]);
+    REAL(fexecve, fexec_fn);
+    flush_before_exec();
+    return exec_failed(real_fexecve(fd, argv, envp));
+}
+
+/* Fills ARGV from ARG0 and the variadic arguments up to their NULL.
+ * Returns 0, or -1 with errno E2BIG when there are too many. */
+static int collect_args(char **argv, const char *arg0, va_list *ap)
+{
+    size_t n = 0;
+    argv[0] = (char *)arg0;
+    while (argv[n] != NULL) {
+        if (++n == MAX_EXECL_ARGS) {
+            errno = E2BIG;
+            return -1;
+        }
+        argv[n] = va_arg(*ap, char *);
+    }
+    return 0;
+}
+
+MT_EXPORT int execl(const char *path, const char *arg, ...)
+{
+    char *argv[MAX_EXECL_ARGS + 1];
+    va_list ap;
+    va_start(ap, arg);
+    int ok = collect_args(argv, arg, &ap) == 0;
+    va_end(ap);
+    return ok ? execv(path, argv) : -1;
+}
+
+MT_EXPORT int execlp(const char *file, const char *arg, ...)
+{
+    char *argv[MAX_EXECL_ARGS + 1];
+    va_list ap;
+    va_start(ap, arg);
+    int ok = collect_args(argv, arg, &ap) == 0;
+    va_end(ap);
+    return ok ? execvp(file, argv) : -1;
+}
+
+MT_EXPORT int execle(const char *path, const char *arg, ...)
+{
+    char *argv[MAX_EXECL_ARGS + 1];
+    va_list ap;
+    va_start(ap, arg);
+    int ok = collect_args(argv, arg, &ap) == 0;
+    char *const *envp = ok ? va_arg(ap, char *const *) : NULL;
+    va_end(ap);
+    return ok ? execve(path, argv, envp) : -1;
+}
