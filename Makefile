@@ -15,7 +15,7 @@ LIBDIR   = $(DESTDIR)$(PREFIX)/lib
 INCDIR   = $(DESTDIR)$(PREFIX)/include
 MANDIR   = $(DESTDIR)$(PREFIX)/share/man
 PCDIR    = $(LIBDIR)/pkgconfig
-VERSION  = 0.1.0
+include mk/version.mk
 
 N ?= 5
 
@@ -47,10 +47,15 @@ deps:
 	bash scripts/install-deps.sh
 
 # The MEMLEAK_CONFIG tables of README.md and doc/libmtrace.3, from the
-# option table in libmtrace/config.h.
+# option table in libmtrace/config.h; the SYNOPSIS and OPTIONS of
+# doc/mtrace-check.1, from mtrace-check/options.h; the version in the man
+# pages' .TH lines, from mk/version.mk.
 docs:
 	$(MAKE) -C libmtrace options-doc
 	libmtrace/options-doc update README.md doc/libmtrace.3
+	$(MAKE) -C mtrace-check options-doc
+	mtrace-check/options-doc update doc/mtrace-check.1
+	sed -i -E 's/^(\.TH .*"libmtrace )[^"]*"/\1$(VERSION)"/' doc/*.[0-9]
 
 demo: all
 	$(MAKE) -C examples demo

@@ -61,7 +61,7 @@
 #define MTF_END_EXEC "exec" /* the image was replaced: what it held is gone */
 #define MTF_END_SIGNAL "signal" /* killed by a signal: "sig=N"         */
 
-/* Sampling mode (unwind engineer): "#v ... sample=RATE" marks a sampled
+/* Sampling mode: "#v ... sample=RATE" marks a sampled
  * log.  A "+"/">" block of SIZE bytes with SIZE < RATE stands for
  * 1 / (1 - exp(-(SIZE + 1) / RATE)) blocks of its size, one of RATE bytes
  * or more for itself; a reader scales by these weights and reports
@@ -94,7 +94,7 @@
 #define MTF_REC_TIME "#t"
 #define MTF_TIME_STEP_NS 1000000u /* 1 ms */
 
-/* Compressed logs (zstd engineer; doc/format.md, "Compressed logs"): a log
+/* Compressed logs (doc/format.md, "Compressed logs"): a log
  * written compressed (MALLOC_TRACE=NAME.zst, MEMLEAK_CONFIG=compress=zstd)
  * is a sequence of zstd frames whose content is the log.  It starts with
  * a skippable frame of this magic (little-endian, then a 32-bit length)

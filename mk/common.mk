@@ -19,7 +19,7 @@
 
 MK_TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 
-# Warnings are errors everywhere (BRIEF.md).  C++ gets what applies to it.
+# Warnings are errors everywhere.  C++ gets what applies to it.
 WARN_COMMON = -Wall -Wextra -Werror -Wshadow
 WARN_C      = $(WARN_COMMON) -Wmissing-prototypes -Wstrict-prototypes
 WARN_CXX    = $(WARN_COMMON)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* options.c - command-line parsing, --help and --version (see options.h).
+/* options.c - the command-line parser, --help and --version, all driven
+ * by the option table MTC_OPTIONS (options.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "options.h"
@@ -13,12 +14,75 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one version of the project: mk/version.mk, given by the Makefile. */
 #ifndef MTC_VERSION
-#define MTC_VERSION "0.1.0"
+#error "MTC_VERSION is given by mtrace-check/Makefile (mk/version.mk)"
 #endif
 
-static void print_help(void)
+enum { HELP_COLUMN = 17, HELP_WIDTH = 72 };
+
+/* ---- setters of the VALUE, OPTIONAL and EXIT kinds (options.h) ---- */
+
+static const char *set_folded(struct options *o, const char *v)
 {
+    enum folded_view view = FOLDED_LEAKS;
+    if (v && folded_parse_view(v, &view) != 0)
+        return "leaks, peak or all";
+    o->folded = 1;
+    o->folded_view = (int)view;
+    return NULL;
+}
+
+static const char *set_show_reachable(struct options *o, const char *v)
+{
+    if (v && strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)
+        return "yes or no";
+    o->show_reachable = v == NULL || strcmp(v, "yes") == 0;
+    return NULL;
+}
+
+static const char *set_fail_on(struct options *o, const char *v)
+{
+    o->fail_on = class_mask_parse(v);
+    if (o->fail_on < 0)
+        return "a comma-separated list of definite, indirect, possible, "
+               "reachable, unknown, all or none";
+    return NULL;
+}
+
+static const char *set_gen_supp(struct options *o, const char *v)
+{
+    o->gen_supp = 1;
+    o->gen_supp_file = v;
+    return NULL;
+}
+
+/* One option's text in --help: its synopsis in the first column, HELP
+ * wrapped beside it. */
+static void print_option_help(const struct option_row *r)
+{
+    char syn[128];
+    option_synopsis(r, syn, sizeof syn);
+    int col = printf("%s%s", r->short_name ? "  " : "      ", syn);
+    for (const char *p = r->help; *p; p += strspn(p, " ")) {
+        int word = (int)strcspn(p, " ");
+        if (p == r->help && col <= HELP_COLUMN - 2)
+            col += printf("%*s", HELP_COLUMN - col, "");
+        else if (col + 2 + word <= HELP_WIDTH && p == r->help)
+            col += printf("  "); /* a long synopsis: the text beside it */
+        else if (col + 1 + word <= HELP_WIDTH && p != r->help)
+            col += printf(" ");
+        else
+            col = printf("\n%*s", HELP_COLUMN, "") - 1;
+        col += printf("%.*s", word, p);
+        p += word;
+    }
+    putchar('\n');
+}
+
+static const char *set_help(struct options *o, const char *v)
+{
+    (void)o, (void)v;
     printf(
         "Usage: %s [OPTION]... [BINARY] LOG...\n"
         "Report the memory leaks and allocation errors recorded in LOG, a\n"
@@ -34,218 +98,173 @@ static void print_help(void)
         "turn caller addresses into source lines.  With several operands the\n"
         "first is BINARY unless its first line is \"= Start\" (a log); each\n"
         "log is checked on its own, under a \"==> LOG <==\" header.\n"
-        "\n"
-        "      --json     print one JSON object instead of text\n"
-        "      --html FILE  also write an HTML report to FILE: summary, live\n"
-        "                 bytes over time, flame graphs, top stacks\n"
-        "      --folded[=leaks|peak|all]  print folded stacks (flamegraph.pl,\n"
-        "                 inferno, speedscope) instead of the report, weighed\n"
-        "                 in bytes: leaked (default), live at the peak, or\n"
-        "                 allocated in all\n"
-        "  -q, --quiet    no progress line on a terminal\n"
-        "      --show-reachable  list still reachable blocks too (logs with\n"
-        "                 reachability verdicts)\n"
-        "      --fail-on=CLASSES  exit with status 1 when leaks of these\n"
-        "                 classes are found: a comma-separated list of\n"
-        "                 definite, indirect, possible, reachable, unknown,\n"
-        "                 all, none (default: definite)\n"
-        "      --suppressions FILE  leak suppressions in LeakSanitizer's\n"
-        "                 syntax (leak:PATTERN lines); may be repeated\n"
-        "      --sarif FILE  also write the leaks as SARIF 2.1.0 (GitHub code\n"
-        "                 scanning)\n"
-        "      --junit FILE  also write them as JUnit XML (Jenkins, most CI)\n"
-        "      --codequality FILE  also write them as GitLab Code Quality JSON\n"
-        "      --baseline FILE  loss records whose fingerprint is in FILE are\n"
-        "                 marked and do not count toward the exit status\n"
-        "      --write-baseline FILE  write the fingerprints of the leaks found\n"
-        "                 to FILE, for --baseline\n"
-        "      --gen-suppressions[=FILE]  one suppression per leak, printed\n"
-        "                 under the report or written to FILE, for\n"
-        "                 --suppressions\n"
-        "      --help     print this help, then exit\n"
-        "      --version  print version number, then exit\n"
+        "\n",
+        progname);
+    for (int i = 0; i < option_count; i++)
+        print_option_help(&option_rows[i]);
+    printf(
         "\n"
         "Exit status: 0 no leaks, 1 leaks, 2 usage or input error (the worst\n"
         "of all logs).  For a log with reachability verdicts, 1 means leaks\n"
         "of a --fail-on class.  A file that is not an mtrace log (empty, no\n"
         "\"= Start\" line nor allocation record, the program given alone) and\n"
-        "a BINARY that does not exist are input errors.\n",
-        progname);
+        "a BINARY that does not exist are input errors.\n");
+    return NULL;
 }
 
-static void print_version(void)
+static const char *set_version(struct options *o, const char *v)
 {
+    (void)o, (void)v;
     printf(
         "mtrace-check (libmtrace) %s\n"
         "License GPL-3.0-or-later: <https://gnu.org/licenses/gpl.html>.\n"
         "This is free software: you are free to change and redistribute it.\n"
         "There is NO WARRANTY, to the extent permitted by law.\n",
         MTC_VERSION);
-}
-
-/* An option given an empty value ("--fail-on=", "--html ''"): told,
- * never taken as a default.  Returns 1 then. */
-static int empty_value(const char *option, const char *value)
-{
-    if (*value != '\0')
-        return 0;
-    diag_usage("%s needs a value (it was given an empty one, or none)",
-               option);
-    return 1;
-}
-
-/* The options that name a file to write or read, "--NAME FILE" or
- * "--NAME=FILE" (cireport.h). */
-static const char **file_option(struct options *o, const char *a,
-                                size_t *len)
-{
-    static const struct {
-        const char *name;
-        size_t at;
-    } names[] = {
-        { "--sarif", offsetof(struct options, sarif) },
-        { "--junit", offsetof(struct options, junit) },
-        { "--codequality", offsetof(struct options, codequality) },
-        { "--baseline", offsetof(struct options, baseline) },
-        { "--write-baseline", offsetof(struct options, write_baseline) },
-    };
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        size_t n = strlen(names[k].name);
-        if (strncmp(a, names[k].name, n) == 0 && (a[n] == '\0' || a[n] == '=')) {
-            *len = n;
-            return (const char **)((char *)o + names[k].at);
-        }
-    }
     return NULL;
 }
 
-/* A file option at ARGV[*I]: its value taken.  Returns 0, 1 when A is
- * no such option, -1 for a usage error (told). */
-static int parse_file_option(struct options *o, int argc, char **argv, int *i)
+/* ---- the table ---- */
+
+typedef const char *setter(struct options *, const char *);
+/* Where a kind's value goes: the field, the count of FILES, the setter. */
+#define AT(f) offsetof(struct options, f)
+#define MTC_AT_FLAG(f) AT(f), 0, NULL
+#define MTC_AT_FILE(f) AT(f), 0, NULL
+#define MTC_AT_FILES(f) AT(f), AT(n##f), NULL
+#define MTC_AT_VALUE(f) AT(f), 0, set_##f
+#define MTC_AT_OPTIONAL(f) AT(f), 0, set_##f
+#define MTC_AT_EXIT(f) 0, 0, set_##f
+#define MTC_ROW(f, name, s, kind, arg, help, more)                             \
+    { name, s, OPTK_##kind, arg, help, more },
+#define MTC_WHERE(f, name, s, kind, ...) { MTC_AT_##kind(f) },
+
+const struct option_row option_rows[] = { MTC_OPTIONS(MTC_ROW) };
+const int option_count = sizeof option_rows / sizeof option_rows[0];
+static const struct {
+    size_t field, count;
+    setter *set;
+} where[] = { MTC_OPTIONS(MTC_WHERE) };
+
+void option_synopsis(const struct option_row *r, char *buf, unsigned size)
 {
-    const char *a = argv[*i];
-    size_t n;
-    const char **dest = file_option(o, a, &n);
-    if (dest == NULL)
-        return 1;
-    const char *v = a[n] == '=' ? a + n + 1 : *i + 1 < argc ? argv[++*i] : "";
-    char name[32];
-    snprintf(name, sizeof name, "%.*s", (int)n, a);
-    if (empty_value(name, v))
-        return -1;
-    *dest = v;
-    return 0;
+    char dash[8] = "";
+    if (r->short_name)
+        snprintf(dash, sizeof dash, "-%c, ", r->short_name);
+    snprintf(buf, size, "%s--%s%s%s%s", dash, r->name, option_separator(r),
+             r->arg, r->kind == OPTK_OPTIONAL ? "]" : "");
 }
 
-/* --gen-suppressions[=FILE]. */
-static int parse_gen_supp(struct options *o, const char *a)
+const char *option_separator(const struct option_row *r)
 {
-    const size_t n = sizeof "--gen-suppressions" - 1;
-    if (a[n] == '=' && empty_value("--gen-suppressions", a + n + 1))
-        return -1;
-    o->gen_supp = 1;
-    o->gen_supp_file = a[n] == '=' ? a + n + 1 : NULL;
-    return 0;
+    return r->kind == OPTK_FILE || r->kind == OPTK_FILES ? " "
+           : r->kind == OPTK_VALUE                        ? "="
+           : r->kind == OPTK_OPTIONAL                     ? "[="
+                                                          : "";
 }
 
-/* Combinations that cannot work, told.  Returns 0 or -1. */
-static int check_combinations(const struct options *o)
+/* The index of the row argument A names, and in *VALUE what follows its
+ * '=' (NULL when none); -1 for an unknown option. */
+static int find_option(const char *a, const char **value)
 {
-    if (o->folded && o->json) {
-        diag_usage("--folded and --json both print on standard output: "
-                   "choose one");
-        return -1;
+    *value = NULL;
+    for (int i = 0; i < option_count; i++) {
+        const struct option_row *r = &option_rows[i];
+        size_t n = strlen(r->name);
+        int takes = r->kind != OPTK_FLAG && r->kind != OPTK_EXIT;
+        if (r->short_name && a[1] == r->short_name && a[2] == '\0')
+            return i;
+        if (a[1] != '-' || strncmp(a + 2, r->name, n) != 0)
+            continue;
+        if (a[2 + n] == '\0')
+            return i;
+        if (a[2 + n] == '=' && takes) {
+            *value = a + 3 + n;
+            return i;
+        }
     }
-    if (o->gen_supp && !o->gen_supp_file && (o->json || o->folded)) {
-        diag_usage("--gen-suppressions prints under the text report: with "
-                   "--json or --folded, give it a file "
-                   "(--gen-suppressions=FILE)");
-        return -1;
+    return -1;
+}
+
+/* Option I given with VALUE (NULL: none).  Returns OPT_RUN to go on. */
+static enum parse_result take(int i, const char *value, struct options *o,
+                              int argc)
+{
+    const struct option_row *r = &option_rows[i];
+    char *field = (char *)o + where[i].field;
+    if (r->kind == OPTK_FLAG) {
+        *(int *)field = 1;
+        return OPT_RUN;
     }
-    return 0;
+    if (r->kind == OPTK_EXIT)
+        return where[i].set(o, NULL), OPT_EXIT_OK;
+    if ((value == NULL && r->kind != OPTK_OPTIONAL) ||
+        (value && *value == '\0')) {
+        diag_usage("--%s needs a value (it was given an empty one, or none)",
+                   r->name);
+        return OPT_USAGE_ERROR;
+    }
+    if (r->kind == OPTK_FILE) {
+        *(const char **)field = value;
+    } else if (r->kind == OPTK_FILES) {
+        const char ***list = (const char ***)field;
+        int *n = (int *)((char *)o + where[i].count);
+        if (*list == NULL)
+            *list = xcalloc((size_t)argc, sizeof **list);
+        (*list)[(*n)++] = value;
+    } else {
+        const char *want = where[i].set(o, value);
+        if (want) {
+            diag_usage("--%s: '%s' is not %s", r->name, value, want);
+            return OPT_USAGE_ERROR;
+        }
+    }
+    return OPT_RUN;
 }
 
 enum parse_result parse_options(int argc, char **argv, struct options *o)
 {
-    int only_args = 0, file;
+    int only_args = 0;
 
     memset(o, 0, sizeof *o);
     o->operands = xmalloc((size_t)argc * sizeof *o->operands);
     o->fail_on = 1 << CLASS_DEFINITE;
-    o->supp = xcalloc((size_t)argc, sizeof *o->supp);
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *value;
         if (only_args || a[0] != '-' || strcmp(a, "-") == 0) {
             o->operands[o->noperands++] = argv[i];
-        } else if (strcmp(a, "--") == 0) {
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
             only_args = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = 1;
-        } else if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
-            if (a[6] == '=')
-                o->html = a + 7;
-            else if (i + 1 < argc)
-                o->html = argv[++i];
-            if (empty_value("--html", o->html ? o->html : ""))
-                return OPT_USAGE_ERROR;
-        } else if (strcmp(a, "--folded") == 0 ||
-                   strncmp(a, "--folded=", 9) == 0) {
-            enum folded_view v = FOLDED_LEAKS;
-            if (a[8] == '=' && empty_value("--folded", a + 9))
-                return OPT_USAGE_ERROR;
-            if (a[8] == '=' && folded_parse_view(a + 9, &v) != 0) {
-                diag_usage("--folded: '%s' is not leaks, peak or all", a + 9);
-                return OPT_USAGE_ERROR;
-            }
-            o->folded = 1;
-            o->folded_view = (int)v;
-        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
-            o->quiet = 1;
-        } else if (strcmp(a, "--show-reachable") == 0 ||
-                   strcmp(a, "--show-reachable=yes") == 0) {
-            o->show_reachable = 1;
-        } else if (strcmp(a, "--show-reachable=no") == 0) {
-            o->show_reachable = 0;
-        } else if (strncmp(a, "--fail-on=", 10) == 0) {
-            if (empty_value("--fail-on", a + 10))
-                return OPT_USAGE_ERROR;
-            o->fail_on = class_mask_parse(a + 10);
-            if (o->fail_on < 0) {
-                fprintf(stderr, "%s: --fail-on: unknown class in '%s'\n",
-                        progname, a + 10);
-                return OPT_USAGE_ERROR;
-            }
-        } else if (strncmp(a, "--suppressions=", 15) == 0) {
-            if (empty_value("--suppressions", a + 15))
-                return OPT_USAGE_ERROR;
-            o->supp[o->nsupp++] = a + 15;
-        } else if (strcmp(a, "--suppressions") == 0) {
-            if (empty_value("--suppressions", i + 1 < argc ? argv[i + 1] : ""))
-                return OPT_USAGE_ERROR;
-            o->supp[o->nsupp++] = argv[++i];
-        } else if (strcmp(a, "--gen-suppressions") == 0 ||
-                   strncmp(a, "--gen-suppressions=", 19) == 0) {
-            if (parse_gen_supp(o, a) != 0)
-                return OPT_USAGE_ERROR;
-        } else if ((file = parse_file_option(o, argc, argv, &i)) <= 0) {
-            if (file < 0)
-                return OPT_USAGE_ERROR;
-        } else if (strcmp(a, "--help") == 0) {
-            print_help();
-            return OPT_EXIT_OK;
-        } else if (strcmp(a, "--version") == 0) {
-            print_version();
-            return OPT_EXIT_OK;
-        } else {
+            continue;
+        }
+        int row = find_option(a, &value);
+        if (row < 0) {
             diag_usage("unrecognized option '%s'", a);
             return OPT_USAGE_ERROR;
         }
+        enum option_kind k = option_rows[row].kind;
+        if (value == NULL && (k == OPTK_FILE || k == OPTK_FILES))
+            value = i + 1 < argc ? argv[++i] : "";
+        enum parse_result res = take(row, value, o, argc);
+        if (res != OPT_RUN)
+            return res;
     }
     if (o->noperands == 0) {
         diag_usage("missing LOG argument");
         return OPT_USAGE_ERROR;
     }
-    if (check_combinations(o) != 0)
+    if (o->folded && o->json) {
+        diag_usage("--folded and --json both print on standard output: "
+                   "choose one");
         return OPT_USAGE_ERROR;
+    }
+    if (o->gen_supp && !o->gen_supp_file && (o->json || o->folded)) {
+        diag_usage("--gen-suppressions prints under the text report: with "
+                   "--json or --folded, give it a file "
+                   "(--gen-suppressions=FILE)");
+        return OPT_USAGE_ERROR;
+    }
     return OPT_RUN;
 }

@@ -397,6 +397,12 @@ missing=$(cd "$TOP" && grep -ohE 'mtrace-check( [^`]*)? --[a-z][a-z-]*' README.m
 	grep -oE -- '--[a-z][a-z-]*' | sort -u | while read -r o; do
 		[[ $help == *"$o"* ]] || echo "$o"; done)
 if [ -z "$missing" ]; then ok; else bad "documented options mtrace-check does not have: $missing"; fi
+# Every man page's .TH names the version mtrace-check --version prints
+# (both from mk/version.mk; make docs writes the pages').
+version=$("$CHECK" --version | sed -n '1s/^mtrace-check (libmtrace) //p')
+stale=$(cd "$TOP" && grep -L "^\.TH .*\"libmtrace $version\"" doc/*.[0-9])
+if [ -n "$version" ] && [ -z "$stale" ]; then ok; else
+	bad "man pages whose .TH is not of version '$version' (make docs): $stale"; fi
 # Every page of ours that a page names (memleak_*(3), libmtrace(3),
 # mtrace-check(1)) exists in doc/, and make install installs it and make
 # uninstall removes it.

@@ -76,6 +76,7 @@ static char *replay_text(int fd, int mapped, int json, int threads,
     report_begin(&rep, out, json, "fuzz", NULL);
     engine_init(&e, &rep, NULL);
     replay_log(&src, &e, "fuzz", threads, segment, NULL);
+    report_release(&rep, e.is_trace || e.ext.extended); /* as main.c */
     engine_finish(&e);
     engine_destroy(&e);
     src_close(&src);
@@ -100,6 +101,7 @@ static void pictures(int fd, size_t size)
     tl_init(&tl);
     e.tl = &tl;
     replay_log(&src, &e, "fuzz", 0, 0, NULL);
+    report_release(&rep, e.is_trace || e.ext.extended); /* as main.c */
     engine_finish(&e);
     struct html_source hs = { "fuzz", NULL };
     tl_finish(&tl, &e.table, e.nr);
