@@ -48,7 +48,7 @@ deps:
 
 # The MEMLEAK_CONFIG tables of README.md and doc/libmtrace.3, from the
 # option table in libmtrace/config.h; the SYNOPSIS and OPTIONS of
-# doc/mtrace-check.1, from mtrace-check/options.h; the version in the man
+# doc/mtrace-check.1, from mtrace-check/options/options.h; the version in the man
 # pages' .TH lines, from mk/version.mk.
 docs:
 	$(MAKE) -C libmtrace options-doc

@@ -20,6 +20,23 @@
 #define MTF_OP_RE_FAIL '!' /* [@ WHERE] ! OLD SIZE          */
 #define MTF_OP_MARK '='    /* = Start / = End               */
 
+/* What each op means, for every reader and writer of the log (the
+ * checker's serial and parallel replays read them from here).  An event
+ * op changes which blocks are live: "+" and ">" make PTR live, "-" and
+ * "<" end it; "!" (a failed realloc) and "=" change nothing. */
+static inline int mtf_op_is_event(char op)
+{
+    return op == MTF_OP_ALLOC || op == MTF_OP_FREE || op == MTF_OP_RE_OLD ||
+           op == MTF_OP_RE_NEW;
+}
+
+/* The ops that end a block ("- PTR", "< OLD"): their lines carry no SIZE,
+ * so the stack field (an extension) follows PTR directly. */
+static inline int mtf_op_releases(char op)
+{
+    return op == MTF_OP_FREE || op == MTF_OP_RE_OLD;
+}
+
 /* Extension: trailing field on event lines, "s<ID>" (decimal stack id).
  * glibc's Perl checker ignores fields after the ones it reads. */
 #define MTF_STACK_FIELD_PREFIX 's'

@@ -3,6 +3,7 @@
  * or exp() (ELF interposition would hand us those), so the two functions
  * the sampler needs are computed here. */
 #include "base/sampler.h"
+#include "mtrace-sample.h"
 #include <limits.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -158,8 +159,7 @@ void sampler_weigh(size_t size, long *bytes, long *blocks)
         *blocks = sampler_count_unit();
         return;
     }
-    double p = sampler_one_minus_exp_neg((double)(size + 1) /
-                                         (double)mt_sample_rate);
+    double p = mtf_sample_probability(size, mt_sample_rate);
     *bytes = (long)((double)size / p + 0.5);
     *blocks = (long)(SAMPLE_COUNT_ONE / p + 0.5);
 }

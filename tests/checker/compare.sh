@@ -143,7 +143,7 @@ build cxx-pie g++ -g -O0 "$PROGS/cxx.cc"
 build cxx-nopie g++ -g -O0 -no-pie "$PROGS/cxx.cc"
 build stripped gcc -O0 -s "$PROGS/basic.c"
 # No DWARF, a full symbol table: functions come from the symbol table alone
-# (mtrace-check/symindex.c).
+# (mtrace-check/symbolize/symindex.c).
 build nodebug gcc -O2 "$PROGS/optimized.c"
 build cxx-nodebug g++ -O0 "$PROGS/cxx.cc"
 

@@ -11,13 +11,12 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #define _GNU_SOURCE
-#include "engine.h"
-#include "fields.h"
-#include "folded.h"
-#include "html.h"
-#include "replay.h"
-#include "stackview.h"
-#include "symbolizer.h"
+#include "output/outputs.h"
+#include "read/fields.h"
+#include "replay/engine.h"
+#include "replay/replay.h"
+#include "symbolize/stackview.h"
+#include "symbolize/symbolizer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,13 +70,18 @@ static char *replay_text(int fd, int mapped, int json, int threads,
     else if (src_open(&src, path) != 0)
         return NULL;
     FILE *out = open_memstream(&text, &len);
-    struct report rep;
+    struct options opt = { .json = json, .quiet = 1, .log = "fuzz" };
+    struct outputs x;
     struct engine e;
-    report_begin(&rep, out, json, "fuzz", NULL);
-    engine_init(&e, &rep, NULL);
-    replay_log(&src, &e, "fuzz", threads, segment, NULL);
-    report_release(&rep, e.is_trace || e.ext.extended); /* as main.c */
-    engine_finish(&e);
+    int failing;
+    engine_init(&e, NULL);
+    outputs_begin(&x, &opt, &e, out, -1);
+    if (replay_log(&src, &e, "fuzz", threads, segment, NULL) == 0) {
+        outputs_release(&x, e.is_trace || e.ext.extended); /* as main.c */
+        outputs_end(&x, &e, NULL, &failing);
+    } else {
+        outputs_drop(&x, &e);
+    }
     engine_destroy(&e);
     src_close(&src);
     fclose(out);
@@ -88,26 +92,27 @@ static void pictures(int fd, size_t size)
 {
     FILE *sink = fopen("/dev/null", "w");
     struct source src;
-    struct report rep;
     struct engine e;
-    struct timeline tl;
+    struct outputs x;
+    int failing;
+    /* The report thrown away; the pictures written (folded and HTML). */
+    struct options opt = { .json = size % 3 == 1, .html = "/dev/null",
+                           .folded = (int)(size % 2),
+                           .folded_view = (int)(size % 3), .quiet = 1,
+                           .log = "fuzz" };
 
     if (!sink)
         return;
     lseek(fd, 0, SEEK_SET);
     src_open_fd(&src, fd);
-    report_begin(&rep, sink, size % 3 == 1, "fuzz", NULL);
-    engine_init(&e, &rep, NULL);
-    tl_init(&tl);
-    e.tl = &tl;
-    replay_log(&src, &e, "fuzz", 0, 0, NULL);
-    report_release(&rep, e.is_trace || e.ext.extended); /* as main.c */
-    engine_finish(&e);
-    struct html_source hs = { "fuzz", NULL };
-    tl_finish(&tl, &e.table, e.nr);
-    folded_write(sink, &e.ext, &tl, (enum folded_view)(size % 3));
-    html_write("/dev/null", &e, &tl, &hs);
-    tl_destroy(&tl);
+    engine_init(&e, NULL);
+    outputs_begin(&x, &opt, &e, sink, -1);
+    if (replay_log(&src, &e, "fuzz", 0, 0, NULL) == 0) {
+        outputs_release(&x, e.is_trace || e.ext.extended); /* as main.c */
+        outputs_end(&x, &e, NULL, &failing);
+    } else {
+        outputs_drop(&x, &e);
+    }
     engine_destroy(&e);
     src_close(&src);
     fclose(sink);

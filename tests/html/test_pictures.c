@@ -8,12 +8,12 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE
-#include "engine.h"
-#include "folded.h"
-#include "options.h"
-#include "progress.h"
-#include "symbolizer.h"
-#include "timeline.h"
+#include "replay/engine.h"
+#include "output/folded.h"
+#include "options/options.h"
+#include "output/progress.h"
+#include "symbolize/symbolizer.h"
+#include "replay/timeline.h"
 
 #include "ut.h"
 #include <stdio.h>
@@ -27,7 +27,6 @@
 /* An engine with a timeline, its report thrown away. */
 struct run {
     struct engine e;
-    struct report rep;
     struct timeline tl;
     FILE *devnull;
 };
@@ -36,8 +35,7 @@ static void run_start(struct run *r)
 {
     r->devnull = fopen("/dev/null", "w");
     ck_assert_ptr_nonnull(r->devnull);
-    report_begin(&r->rep, r->devnull, 0, "log", NULL);
-    engine_init(&r->e, &r->rep, NULL);
+    engine_init(&r->e, NULL);
     tl_init(&r->tl);
     r->e.tl = &r->tl;
 }

@@ -4,6 +4,7 @@
  * estimates of bytes and blocks. */
 #include "unit.h"
 #include "base/sampler.h"
+#include "mtrace-sample.h"
 #include <math.h>
 
 START_TEST(arithmetic_matches_libm)
@@ -23,6 +24,32 @@ START_TEST(arithmetic_matches_libm)
                  "1 - exp(-%.17g) = %.17g, want %.17g", x, got, want);
     }
     ck_assert(sampler_neg_log(1.0) == 0);
+}
+END_TEST
+
+/* The weight the checker gives a sampled block (include/mtrace-sample.h)
+ * is the one the sampler reports it with: 1 / p of its size. */
+START_TEST(shared_weight_matches_libm)
+{
+    const uint64_t rates[] = { 1, 64, 997, 4096, 1u << 20 };
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++)
+        for (uint64_t size = 0; size <= 2 * rates[r] && size < 300000;
+             size += 1 + size / 7) {
+            double want = size >= rates[r]
+                              ? 1
+                              : -expm1(-((double)size + 1) / (double)rates[r]);
+            double got = mtf_sample_probability(size, rates[r]);
+            UT_CHECK(fabs(got - want) <= 1e-12 * want,
+                     "p(%llu bytes at rate %llu) = %.17g, want %.17g",
+                     (unsigned long long)size, (unsigned long long)rates[r],
+                     got, want);
+        }
+    sampler_configure(997, 1);
+    long bytes, blocks;
+    sampler_weigh(500, &bytes, &blocks);
+    ck_assert_int_eq(bytes,
+                     (long)(500 / mtf_sample_probability(500, 997) + 0.5));
+    sampler_configure(0, 0);
 }
 END_TEST
 
@@ -120,6 +147,7 @@ Suite *sampler_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, arithmetic_matches_libm);
+    tcase_add_test(tc, shared_weight_matches_libm);
     tcase_add_test(tc, without_sampling_every_block_counts_once);
     tcase_add_test(tc, probability_and_weights);
     tcase_add_test(tc, filter_of_recorded_addresses);

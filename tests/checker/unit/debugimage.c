@@ -7,8 +7,8 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "debugimage.h"
-#include "symbolizer.h"
+#include "symbolize/debugimage.h"
+#include "symbolize/symbolizer.h"
 
 #include <elf.h>
 #include <stdio.h>

@@ -5,8 +5,9 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "engine.h"
-#include "symbolizer.h"
+#include "output/outputs.h"
+#include "replay/engine.h"
+#include "symbolize/symbolizer.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -17,18 +18,20 @@ static char *run_text(const char *log, int *leaks)
     char *text = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
-    struct report rep;
+    struct options opt = { .quiet = 1, .log = "log" };
+    struct outputs x;
     struct engine e;
 
-    report_begin(&rep, out, 0, "log", NULL);
-    engine_init(&e, &rep, NULL);
+    engine_init(&e, NULL);
+    outputs_begin(&x, &opt, &e, out, -1);
     for (const char *p = log; *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         engine_line(&e, p, len);
         p += len + (nl != NULL);
     }
-    *leaks = engine_finish(&e);
+    outputs_release(&x, e.is_trace || e.ext.extended);
+    ck_assert_int_eq(outputs_end(&x, &e, NULL, leaks), 0);
     engine_destroy(&e);
     fclose(out);
     return text;

@@ -5,7 +5,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "fields.h"
+#include "read/fields.h"
 
 #include <stdio.h>
 

@@ -6,9 +6,9 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "baseline.h"
-#include "cireport.h"
-#include "fingerprint.h"
+#include "findings/baseline.h"
+#include "output/cireport.h"
+#include "findings/fingerprint.h"
 
 #include <stdio.h>
 #include <unistd.h>

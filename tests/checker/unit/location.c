@@ -5,8 +5,8 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "ldtrace.h"
-#include "location.h"
+#include "symbolize/ldtrace.h"
+#include "symbolize/location.h"
 
 static int eq(struct slice s, const char *want)
 {

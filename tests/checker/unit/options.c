@@ -8,9 +8,9 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "folded.h"
-#include "options.h"
-#include "verdict.h"
+#include "output/folded.h"
+#include "options/options.h"
+#include "replay/verdict.h"
 
 #include <stdio.h>
 

@@ -7,8 +7,8 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "feeder.h"
-#include "source.h"
+#include "read/feeder.h"
+#include "read/source.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -9,10 +9,11 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "unit.h"
-#include "engine.h"
-#include "feeder.h"
-#include "replay.h"
-#include "symbolizer.h"
+#include "output/outputs.h"
+#include "replay/engine.h"
+#include "read/feeder.h"
+#include "replay/replay.h"
+#include "symbolize/symbolizer.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -73,8 +74,10 @@ static char *check(const char *path, int json, int threads, size_t segment,
     size_t size = 0;
     FILE *out = open_memstream(&text, &size), *pipe = NULL;
     struct source src;
-    struct report rep;
+    struct options opt = { .json = json, .quiet = 1, .log = "log" };
+    struct outputs x;
     struct engine e;
+    int failing;
 
     if (piped) {
         snprintf(cmd, sizeof cmd, "cat %s", path);
@@ -83,10 +86,11 @@ static char *check(const char *path, int json, int threads, size_t segment,
     } else {
         ck_assert_int_eq(src_open(&src, path), 0);
     }
-    report_begin(&rep, out, json, "log", NULL);
-    engine_init(&e, &rep, NULL);
+    engine_init(&e, NULL);
+    outputs_begin(&x, &opt, &e, out, -1);
     ck_assert_int_eq(replay_log(&src, &e, "log", threads, segment, stats), 0);
-    engine_finish(&e);
+    outputs_release(&x, e.is_trace || e.ext.extended);
+    ck_assert_int_eq(outputs_end(&x, &e, NULL, &failing), 0);
     engine_destroy(&e);
     src_close(&src);
     if (pipe)

@@ -3,7 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "strpool.h"
+#include "replay/strpool.h"
 
 #include <stdio.h>
 

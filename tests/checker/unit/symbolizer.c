@@ -5,7 +5,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "symbolizer.h"
+#include "symbolize/symbolizer.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include <bfd.h>
 
 #include "unit.h"
-#include "symextent.h"
+#include "symbolize/symextent.h"
 
 #include <stdio.h>
 #include <unistd.h>

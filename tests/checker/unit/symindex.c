@@ -11,7 +11,7 @@
 #include <bfd.h>
 
 #include "unit.h"
-#include "symindex.h"
+#include "symbolize/symindex.h"
 
 #include <stdio.h>
 

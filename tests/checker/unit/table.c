@@ -4,7 +4,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "unit.h"
-#include "table.h"
+#include "replay/table.h"
 
 #include <stdio.h>
 

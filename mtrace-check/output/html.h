@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* html.h - the self-contained HTML report (mtrace-check --html FILE):
+ * one file holding the page (mtrace-check/output/html/page.{html,css,js}, built
+ * in by assets.S) and the analysis as one JSON block: the summary, every
+ * stack with its frames (function, file:line, module), what each stack
+ * leaked, held at the peak and allocated in all, live bytes over time,
+ * and the temporal intervals of timeline.h; for a log reported by class
+ * (findings.h), the class totals and the loss records, so the
+ * page calls leaks what the text report does.  doc/html.md describes the
+ * views.
+ *
+ * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
+#ifndef MTC_HTML_H
+#define MTC_HTML_H
+
+#include "findings/findings.h"
+
+/* Writes the page for the findings F, which hold a finished timeline
+ * (f->tl), to PATH.  Returns 0, or -1 with a message printed. */
+int html_write(const char *path, const struct findings *f);
+
+#endif
