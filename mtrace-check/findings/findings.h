@@ -21,7 +21,9 @@
  *     carries the class, bytes and blocks (direct; `indirect` the bytes
  *     the block's pointers keep alive), the allocation stack's frames
  *     (stackview.h: function, file, line, module, offset or address,
- *     inlined), the suppression that took it, and a fingerprint slot;
+ *     inlined), the suppression that took it, its fingerprint
+ *     (fingerprint.h), whether the --baseline knows it, whether it
+ *     fails the run;
  *   - classes: the totals by class (and suppressed), the last scan, the
  *     suppressions with what each took;
  *   - totals and end state: lines, warnings, leaked bytes and blocks (by
