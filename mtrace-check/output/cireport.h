@@ -4,11 +4,13 @@
  * Quality JSON (--codequality), a baseline of fingerprints
  * (--write-baseline) and generated suppressions (--gen-suppressions).
  *
- * They read only the loss records of each log (struct ci_record, copied
- * out of the class view when a log has been reported), so every log of a
- * run goes into one file, written when all are checked.  The writers
- * (sarif.c, junit.c, codequality.c, gensupp.c) take a struct ci_report
- * and a stream, nothing else.  doc/ci.md describes the files.
+ * ci_writer (writer.h, a row of outputs.c's table) copies each log's
+ * loss records out of its findings (struct ci_record: class, sizes,
+ * frames, fingerprint, baseline, whether it fails the run), so every log
+ * of a run goes into one file, written when all are checked.  The
+ * format writers (sarif.c, junit.c, codequality.c, gensupp.c) take a
+ * struct ci_report and a stream, nothing else.  doc/ci.md describes the
+ * files.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MTC_CIREPORT_H
