@@ -16,5 +16,6 @@ name##_end:                        \
 ASSET(mtc_page_html, "html/page.html")
 ASSET(mtc_page_css, "html/page.css")
 ASSET(mtc_page_js, "html/page.js")
+ASSET(mtc_page_format_js, "html/page-format.js")
 
     .section .note.GNU-stack, "", @progbits

@@ -22,7 +22,7 @@
 #include <string.h>
 
 extern const char mtc_page_html_start[], mtc_page_css_start[],
-    mtc_page_js_start[];
+    mtc_page_js_start[], mtc_page_format_js_start[];
 
 /* ---- strings and frames, each written once ----------------------------- */
 
@@ -535,16 +535,25 @@ static void put_escaped(FILE *out, const char *p, size_t n)
     }
 }
 
-/* The template with each marker replaced. */
+/* The template with each marker replaced: by a built-in asset, or (NULL)
+ * by the page's data. */
 static void put_page(FILE *out, const char *data, size_t ndata)
 {
-    static const char *const markers[] = { "/*@CSS@*/", "/*@JS@*/", "@DATA@" };
+    static const struct {
+        const char *marker, *text;
+    } parts[] = {
+        { "/*@CSS@*/", mtc_page_css_start },
+        { "/*@JSLIB@*/", mtc_page_format_js_start },
+        { "/*@JS@*/", mtc_page_js_start },
+        { "@DATA@", NULL },
+    };
+    enum { NPARTS = sizeof parts / sizeof parts[0] };
     const char *p = mtc_page_html_start;
     for (;;) {
         const char *next = NULL;
         int which = -1;
-        for (int i = 0; i < 3; i++) {
-            const char *m = strstr(p, markers[i]);
+        for (int i = 0; i < NPARTS; i++) {
+            const char *m = strstr(p, parts[i].marker);
             if (m && (!next || m < next))
                 next = m, which = i;
         }
@@ -553,13 +562,11 @@ static void put_page(FILE *out, const char *data, size_t ndata)
             return;
         }
         fwrite(p, 1, (size_t)(next - p), out);
-        if (which == 0)
-            fputs(mtc_page_css_start, out);
-        else if (which == 1)
-            fputs(mtc_page_js_start, out);
+        if (parts[which].text)
+            fputs(parts[which].text, out);
         else
             put_escaped(out, data, ndata);
-        p = next + strlen(markers[which]);
+        p = next + strlen(parts[which].marker);
     }
 }
 

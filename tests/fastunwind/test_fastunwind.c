@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_fastunwind.c - Check suite: fastunwind_backtrace against libunwind's
  * unw_backtrace, frame for frame, on -O2 code without frame pointers.
+ * The memo of recent walks: test_memo.c.
  */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
-#include "compare.h"
-#include "unwind/fastunwind.h"
+#include "fu_test.h"
 #include <alloca.h>
-#include "ut.h"
 #include <dlfcn.h>
 #include <libunwind.h>
 #include <link.h>
@@ -29,23 +28,6 @@ int cxx_in_cleanup(struct capture *c);
 int pltlib_outer(int depth, void (*cb)(void *), void *arg);
 int fastunwind_walk(void **frames, int max, uintptr_t ip, uintptr_t sp,
                     uintptr_t bp);
-
-static char why[16384];
-
-/* FU_SHOW=1 in the environment prints every compared stack. */
-#define ASSERT_SAME(c)                                                         \
-    do {                                                                       \
-        show(c);                                                               \
-        ck_assert_msg(capture_same(c, why, sizeof why), "%s", why);            \
-    } while (0)
-
-static void show(const struct capture *c)
-{
-    if (!getenv("FU_SHOW"))
-        return;
-    capture_describe(c, why, sizeof why);
-    fprintf(stderr, "%s\n", why);
-}
 
 /* ---- 40 distinct functions calling each other ----------------------- */
 
@@ -148,7 +130,7 @@ __attribute__((noinline)) static int with_alloca(int depth, struct capture *c)
     return buf[0];
 }
 
-__attribute__((noinline)) static int with_vla(int n, struct capture *c)
+__attribute__((noinline)) int with_vla(int n, struct capture *c)
 {
     char vla[n * 16 + 1];
     memset(vla, 2, sizeof vla);
@@ -616,219 +598,6 @@ START_TEST(test_garbage_stack)
 }
 END_TEST
 
-/* Two callers with the same frame: the walks start at the same RSP and
- * differ only further up. */
-__attribute__((noinline)) static void memo_common(struct capture *c)
-{
-    capture_here(c);
-    __asm__ volatile("" ::: "memory");
-}
-
-__attribute__((noinline)) static void memo_via_a(struct capture *c)
-{
-    memo_common(c);
-    __asm__ volatile("" ::: "memory");
-}
-
-__attribute__((noinline)) static void memo_via_b(struct capture *c)
-{
-    memo_common(c);
-    __asm__ volatile("nop" ::: "memory");
-}
-
-/* A memo for walks of up to DEPTH frames, in use by capture_here()
- * until memo_end(). */
-static struct fastunwind_memo *memo_begin_depth(int depth)
-{
-    struct fastunwind_memo *m = mmap(NULL, fastunwind_memo_size(depth),
-                                     PROT_READ | PROT_WRITE,
-                                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    ck_assert_ptr_ne(m, MAP_FAILED);
-    fastunwind_memo_init(m, depth);
-    capture_with_memo(m);
-    return m;
-}
-
-static struct fastunwind_memo *memo_begin(void)
-{
-    return memo_begin_depth(MEMO_TEST_DEPTH);
-}
-
-static void memo_end_depth(struct fastunwind_memo *m, int depth)
-{
-    capture_with_memo(NULL);
-    munmap(m, fastunwind_memo_size(depth));
-}
-
-static void memo_end(struct fastunwind_memo *m)
-{
-    memo_end_depth(m, MEMO_TEST_DEPTH);
-}
-
-/* The memo replays a walk only when it is the same walk: chains of other
- * depths and VLA frames (RBP-based, never memoized) started from the same
- * place, over and over, must still give libunwind's frames every time. */
-START_TEST(test_memo_replays_exactly)
-{
-    struct fastunwind_memo *m = memo_begin();
-    static const int depths[] = { 13, 5, 13, 39, 20, 13, 5, 0, 39, 20 };
-    for (int round = 0; round < 50; round++)
-        for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
-            struct capture c;
-            chain0(depths[i], &c);
-            ASSERT_SAME(&c);
-            with_vla(1 + round % 5, &c);
-            ASSERT_SAME(&c);
-            if (round % 2)
-                memo_via_a(&c);
-            else
-                memo_via_b(&c);
-            ASSERT_SAME(&c);
-        }
-    /* After a flush nothing is replayed from before it. */
-    fastunwind_flush();
-    struct capture c;
-    chain0(13, &c);
-    ASSERT_SAME(&c);
-    memo_end(m);
-}
-END_TEST
-
-/* A memo sized for shallower walks than asked for leaves them alone (its
- * entries have no room for them): every walk correct, none memoized; one
- * sized for them memoizes the same walk. */
-START_TEST(test_memo_depth_bound)
-{
-    int memoized[2];
-    const int depths[2] = { MEMO_TEST_DEPTH / 4, MEMO_TEST_DEPTH };
-    for (int d = 0; d < 2; d++) {
-        struct fastunwind_memo *m = memo_begin_depth(depths[d]);
-        for (int round = 0; round < 3; round++) {
-            struct capture c;
-            chain0(5, &c);
-            ASSERT_SAME(&c);
-            memoized[d] = fastunwind_memo_user(m) != NULL;
-        }
-        memo_end_depth(m, depths[d]);
-    }
-    ck_assert_msg(!memoized[0], "a walk deeper than the memo was memoized");
-    ck_assert_msg(memoized[1], "a walk within the memo's depth was not");
-}
-END_TEST
-
-/* Three call sites of the chain: with 40 depths, 120 distinct walks. */
-__attribute__((noinline)) static void many_via_a(int depth, struct capture *c)
-{
-    chain0(depth, c);
-    __asm__ volatile("" ::: "memory");
-}
-
-__attribute__((noinline)) static void many_via_b(int depth, struct capture *c)
-{
-    chain0(depth, c);
-    __asm__ volatile("nop" ::: "memory");
-}
-
-__attribute__((noinline)) static void many_via_c(int depth, struct capture *c)
-{
-    chain0(depth, c);
-    __asm__ volatile("nop; nop" ::: "memory");
-}
-
-#define MANY_WALKS 120
-
-/* A C++ program allocates through operator new from a hundred call sites
- * (bench/wl_cxx: 90 distinct walks): the memo holds that many, and every
- * walk is replayed from the entry made the time before (with 64 entries,
- * replaced in turn, none was).  Each walk is checked against libunwind as
- * well. */
-START_TEST(test_memo_holds_many_walks)
-{
-    static void (*const via[3])(int, struct capture *) = {
-        many_via_a, many_via_b, many_via_c
-    };
-    void **entry[MANY_WALKS];
-    int replayed = 0;
-    struct fastunwind_memo *m = NULL;
-    /* Round 0, without a memo, fills the rule cache (a walk through a rule
-     * not cached yet is not memoized); round 1 memoizes every walk, round
-     * 2 replays them. */
-    for (int round = 0; round < 3; round++) {
-        if (round == 1)
-            m = memo_begin();
-        for (int k = 0; k < MANY_WALKS; k++) {
-            struct capture c;
-            via[k % 3](k / 3, &c);
-            ASSERT_SAME(&c);
-            if (round == 0)
-                continue;
-            void **user = fastunwind_memo_user(m);
-            ck_assert_msg(user != NULL, "walk %d was not memoized", k);
-            if (round == 1)
-                entry[k] = user;
-            else
-                replayed += user == entry[k];
-        }
-    }
-    memo_end(m);
-    ck_assert_msg(replayed == MANY_WALKS, "%d of %d walks replayed", replayed,
-                  MANY_WALKS);
-}
-END_TEST
-
-/* Two frames whose return addresses lie exactly 16 KiB apart (each
- * function starts on a 16 KiB boundary and calls at the same offset):
- * with the rule cache indexed by the low 14 address bits they shared one
- * slot, evicted each other on every walk, and no walk through them was
- * ever memoized.  (Module bases are random above bit 12: between modules
- * that happened in about a third of the runs of bench/wl.) */
-__attribute__((noinline, visibility("hidden"))) void collide_leaf(
-    struct capture *c);
-void collide_leaf(struct capture *c)
-{
-    capture_here(c);
-    __asm__ volatile("" ::: "memory");
-}
-
-void collide_a(struct capture *c);
-__asm__(".text\n"
-        ".p2align 14\n"
-        "collide_a:\n"
-        ".cfi_startproc\n"
-        "subq $8, %rsp\n"
-        ".cfi_def_cfa_offset 16\n"
-        "call collide_b\n"
-        "addq $8, %rsp\n"
-        ".cfi_def_cfa_offset 8\n"
-        "ret\n"
-        ".cfi_endproc\n"
-        ".p2align 14\n"
-        "collide_b:\n"
-        ".cfi_startproc\n"
-        "subq $8, %rsp\n"
-        ".cfi_def_cfa_offset 16\n"
-        "call collide_leaf\n"
-        "addq $8, %rsp\n"
-        ".cfi_def_cfa_offset 8\n"
-        "ret\n"
-        ".cfi_endproc\n");
-
-START_TEST(test_colliding_return_addresses_stay_cached)
-{
-    struct fastunwind_memo *m = memo_begin();
-    int memoized = 0;
-    for (int round = 0; round < 4; round++) {
-        struct capture c;
-        collide_a(&c);
-        ASSERT_SAME(&c);
-        memoized = fastunwind_memo_user(m) != NULL;
-    }
-    memo_end(m);
-    ck_assert_msg(memoized, "walks through two return addresses 16 KiB apart "
-                            "are never memoized: their rules evict each other");
-}
-END_TEST
-
 static Suite *fastunwind_suite(void)
 {
     Suite *s = suite_create("fastunwind");
@@ -838,9 +607,6 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_depth_14);
     tcase_add_test(tc, test_depth_40);
     tcase_add_test(tc, test_cached_and_flushed);
-    tcase_add_test(tc, test_colliding_return_addresses_stay_cached);
-    tcase_add_test(tc, test_memo_depth_bound);
-    tcase_add_test(tc, test_memo_holds_many_walks);
     tcase_add_test(tc, test_max);
     tcase_add_test(tc, test_alloca_vla);
     tcase_add_test(tc, test_realigned_stack);
@@ -857,13 +623,12 @@ static Suite *fastunwind_suite(void)
     tcase_add_test(tc, test_dlclose_flush);
     tcase_add_test(tc, test_plt);
     tcase_add_test(tc, test_garbage_stack);
-    tcase_add_test(tc, test_memo_replays_exactly);
     suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
-    static const ut_suite_fn suites[] = { fastunwind_suite };
-    return ut_main(1, suites);
+    static const ut_suite_fn suites[] = { fastunwind_suite, memo_suite };
+    return ut_main(2, suites);
 }

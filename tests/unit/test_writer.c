@@ -2,10 +2,10 @@
 /* test_writer.c - writer.h: buffering with flushes mid-line, byte-exact
  * output through files and pipes, failures (ENOSPC, EAGAIN, EPIPE), EINTR
  * and short writes (injected, and real ones from signals), descriptor
- * guarding. */
+ * guarding.  Running into limits (RLIMIT_FSIZE, a reader gone):
+ * test_writer_limits.c. */
 #define _GNU_SOURCE
-#include "unit.h"
-#include "base/writer.h"
+#include "writer_fixture.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -66,58 +66,14 @@ ssize_t __wrap_write(int fd, const void *buf, size_t n)
     return done;
 }
 
-static char tmpdir[256];
-
 static void setup(void)
 {
-    ut_mkdtemp(tmpdir, sizeof tmpdir);
+    writer_fixture_setup();
     inject_fd = -1;
     inject_mode = PASS;
     n_eintr = n_short = 0;
     observed_total = 0;
     n_boundaries = 0;
-}
-
-static void teardown(void)
-{
-    ut_rmtree(tmpdir);
-}
-
-static int open_tmp(const char *name, char *path, size_t size)
-{
-    snprintf(path, size, "%s/%s", tmpdir, name);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    return fd;
-}
-
-static off_t file_size(const char *path)
-{
-    struct stat st;
-    ck_assert_int_eq(stat(path, &st), 0);
-    return st.st_size;
-}
-
-/* A mixed record stream, built alongside with snprintf as the reference. */
-static size_t emit_records(struct writer *w, char *ref, size_t cap, int n)
-{
-    size_t len = 0;
-    uint64_t seed = 7;
-    for (int i = 0; i < n; i++) {
-        uint64_t a = ut_rand(&seed) >> (i % 64), b = ut_rand(&seed) >> (i % 61);
-        writer_puts(w, "@ ./prog:[");
-        writer_ptr(w, a | 1);
-        writer_puts(w, "] + ");
-        writer_dec(w, a);
-        writer_putc(w, ' ');
-        writer_dec(w, b);
-        writer_putc(w, '\n');
-        len += (size_t)snprintf(
-            ref + len, cap - len,
-            "@ ./prog:[%#" PRIx64 "] + %" PRIu64 " %" PRIu64 "\n", a | 1, a, b);
-        UT_CHECK(len < cap, "reference buffer too small");
-    }
-    return len;
 }
 
 START_TEST(small_buffer_file)
@@ -614,120 +570,11 @@ START_TEST(pieces_not_split)
 }
 END_TEST
 
-static atomic_int xfsz_seen;
-static void count_xfsz(int sig)
-{
-    (void)sig;
-    xfsz_seen++;
-}
-
-static int sigxfsz_pending(void)
-{
-    sigset_t pending;
-    sigpending(&pending);
-    return sigismember(&pending, SIGXFSZ);
-}
-
-/* Writing past RLIMIT_FSIZE: the log stops at the limit with EFBIG and
- * the program never receives the SIGXFSZ the kernel raises (its default
- * action would kill it).  Runs in the test's own child process. */
-START_TEST(file_size_limit_no_sigxfsz)
-{
-    char path[512], buf[64];
-    static char ref[1 << 20];
-    struct rlimit lim = { 4000, 4000 };
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = count_xfsz;
-    ck_assert_int_eq(sigaction(SIGXFSZ, &sa, NULL), 0);
-    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
-    struct writer w;
-    writer_init(&w, open_tmp("log", path, sizeof path), buf, sizeof buf);
-    writer_guard_descriptor(&w, path);
-    size_t n = emit_records(&w, ref, sizeof ref, 500);
-    ck_assert_uint_gt(n, 4000);
-    writer_flush(&w);
-    ck_assert_int_eq(w.failed, EFBIG);
-    ck_assert_int_eq(xfsz_seen, 0);
-    ck_assert(!sigxfsz_pending());
-    size_t got;
-    char *text = ut_slurp(path, &got);
-    ck_assert_uint_le(got, 4000);
-    ck_assert_uint_gt(got, 4000 - sizeof buf);
-    ck_assert(memcmp(text, ref, got) == 0);
-    free(text);
-    writer_close(&w);
-}
-END_TEST
-
-/* Default SIGXFSZ action (terminate): the process must survive. */
-START_TEST(file_size_limit_default_action)
-{
-    char path[512], buf[64];
-    static char ref[1 << 20];
-    struct rlimit lim = { 1000, 1000 };
-    signal(SIGXFSZ, SIG_DFL);
-    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
-    struct writer w;
-    writer_init(&w, open_tmp("log", path, sizeof path), buf, sizeof buf);
-    writer_guard_descriptor(&w, path);
-    emit_records(&w, ref, sizeof ref, 200);
-    writer_flush(&w);
-    ck_assert_int_eq(w.failed, EFBIG); /* and we are still alive */
-    writer_close(&w);
-}
-END_TEST
-
-/* A guarded log on a pipe whose reader left: EPIPE, and the SIGPIPE the
- * write raised (default action: terminate) never reaches the program. */
-START_TEST(broken_pipe_no_sigpipe)
-{
-    int p[2];
-    char buf[64];
-    signal(SIGPIPE, SIG_DFL);
-    ck_assert_int_eq(pipe(p), 0);
-    struct writer w;
-    writer_init(&w, p[1], buf, sizeof buf);
-    writer_guard_descriptor(&w, NULL);
-    close(p[0]);
-    writer_puts(&w, "nobody reads this\n");
-    ck_assert_int_eq(writer_flush(&w), EPIPE); /* and we are still alive */
-    ck_assert_int_eq(w.failed, EPIPE);
-    sigset_t pending;
-    sigpending(&pending);
-    ck_assert(!sigismember(&pending, SIGPIPE));
-    writer_close(&w);
-}
-END_TEST
-
-/* The limit lowered after the log was opened (by the program itself, or
- * prlimit --pid from outside): still no SIGXFSZ for the program. */
-START_TEST(file_size_limit_lowered_later)
-{
-    char path[512], buf[64];
-    static char ref[1 << 20];
-    struct rlimit lim;
-    signal(SIGXFSZ, SIG_DFL);
-    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &lim), 0);
-    if (lim.rlim_cur != RLIM_INFINITY)
-        return; /* the runner itself is limited: nothing to lower later */
-    struct writer w;
-    writer_init(&w, open_tmp("log", path, sizeof path), buf, sizeof buf);
-    writer_guard_descriptor(&w, path);
-    lim.rlim_cur = 1000;
-    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
-    emit_records(&w, ref, sizeof ref, 200);
-    writer_flush(&w);
-    ck_assert_int_eq(w.failed, EFBIG); /* and we are still alive */
-    writer_close(&w);
-}
-END_TEST
-
 Suite *writer_suite(void)
 {
     Suite *s = suite_create("writer");
     TCase *tc = tcase_create("core");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, setup, writer_fixture_teardown);
     tcase_set_timeout(tc, UT_TIMEOUT);
     tcase_add_test(tc, small_buffer_file);
     tcase_add_test(tc, drain_instead_of_write);
@@ -746,10 +593,6 @@ Suite *writer_suite(void)
     tcase_add_test(tc, guard_survives_dup2_over_descriptor);
     tcase_add_test(tc, guard_survives_close);
     tcase_add_test(tc, pieces_not_split);
-    tcase_add_test(tc, file_size_limit_no_sigxfsz);
-    tcase_add_test(tc, file_size_limit_default_action);
-    tcase_add_test(tc, broken_pipe_no_sigpipe);
-    tcase_add_test(tc, file_size_limit_lowered_later);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -10,6 +10,7 @@
 
 Suite *fmt_suite(void);
 Suite *writer_suite(void);
+Suite *writer_limits_suite(void);
 Suite *config_suite(void);
 Suite *cmap_suite(void);
 Suite *stacktab_suite(void);

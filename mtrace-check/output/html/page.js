@@ -1,6 +1,6 @@
 /* page.js - the interactive part of mtrace-check's HTML report: summary,
  * live bytes over time, flame graph (icicle: the root at the top), top
- * stacks.  Everything comes from the JSON block "mtc-data" that
+ * stacks (numbers and elements are made by page-format.js).  Everything comes from the JSON block "mtc-data" that
  * mtrace-check wrote (mtrace-check/html.c): the page fetches nothing.
  * Text from the log only ever reaches the page through textContent.
  * GPL-3.0-or-later. */
@@ -8,37 +8,8 @@
 (function () {
   const D = JSON.parse(document.getElementById('mtc-data').textContent);
   const S = D.stacks, F = D.frames, SUM = D.summary;
-  const NS = 'http://www.w3.org/2000/svg'; /* a name, not an address */
   const ROW = 18, NO_STACK = -2, MAX_BOXES = 30000;
   const $ = (id) => document.getElementById(id);
-
-  /* ---- formatting -------------------------------------------------- */
-  function bytes(n) {
-    if (n < 1024) return n + ' B';
-    const u = ['KiB', 'MiB', 'GiB', 'TiB'];
-    let i = -1;
-    do { n /= 1024; i++; } while (n >= 1024 && i < u.length - 1);
-    return n.toFixed(n < 10 ? 2 : n < 100 ? 1 : 0) + ' ' + u[i];
-  }
-  function count(n) { return n.toLocaleString('en-US'); }
-  function ms(t) {
-    if (t == null) return '';
-    if (t < 1) return (t * 1000).toFixed(0) + ' \u00b5s';
-    if (t < 1000) return t.toFixed(t < 10 ? 2 : 1) + ' ms';
-    return (t / 1000).toFixed(t < 10000 ? 3 : 1) + ' s';
-  }
-  function pct(a, b) { return b ? (100 * a / b).toFixed(1) + '%' : ''; }
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
-  function svg(tag, attrs) {
-    const e = document.createElementNS(NS, tag);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    return e;
-  }
 
   /* ---- frames ------------------------------------------------------ */
   const nstacks = S.frames.length;
