@@ -9,12 +9,14 @@
 # (tests/pprof); only the tests use it.
 # cmake and libxml2-utils: mtrace-run under ctest -T memcheck, its XML
 # checked with xmllint (tests/memcheck).
+# python3-jsonschema: the SARIF file of mtrace-check --sarif validated
+# against the SARIF 2.1.0 schema (tests/integration/tests-ci.sh).
 set -euo pipefail
 packages=(build-essential pkg-config binutils-dev libiberty-dev check
           libzstd-dev zlib1g-dev zstd libdeflate-dev
           protobuf-c-compiler libprotobuf-c-dev golang-go
           libunwind-dev libc-devtools clang libclang-rt-14-dev g++ gdb strace valgrind
-          heaptrack hyperfine python3 chromium cmake libxml2-utils)
+          heaptrack hyperfine python3 python3-jsonschema chromium cmake libxml2-utils)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive

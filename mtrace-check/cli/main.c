@@ -10,6 +10,7 @@
 #include "output/memlog.h"
 #include "cli/operands.h"
 #include "options/options.h"
+#include "output/cireport.h"
 #include "output/outputs.h"
 #include "replay/replay.h"
 #include "cli/siblings.h"
@@ -151,7 +152,8 @@ static int check_log(const char *log, struct options *opt, const char *binary,
     supp_init(&supp);
     for (int i = 0; i < opt->nsupp; i++)
         supp_load(&supp, opt->supp[i], 0); /* checked: main() */
-    struct class_options copts = { opt->show_reachable, opt->fail_on, &supp };
+    struct class_options copts = { opt->show_reachable, opt->fail_on, &supp,
+                                   ci_baseline() };
     outputs_begin(&out, opt, &e, stdout, src.format == SRC_PLAIN ? src.fd : -1);
     /* The pictures' timeline follows every event in order: plain replay. */
     int threads = e.tl ? 0 : replay_threads();
@@ -268,6 +270,10 @@ int main(int argc, char **argv)
                         : NULL;
     if (sibling)
         opt.operands[skip] = sibling;
+    if (ci_wanted(&opt) && ci_begin(&opt) != 0) {
+        free(sibling);
+        return EXIT_TROUBLE;
+    }
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     sym_init();
     view_init(binary);
@@ -275,6 +281,8 @@ int main(int argc, char **argv)
                             binary);
     free(sibling);
     if (vg_finish() != 0)
+        status = EXIT_TROUBLE;
+    if (ci_wanted(&opt) && ci_end() != 0)
         status = EXIT_TROUBLE;
     sym_stop();
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -124,6 +124,13 @@ struct class_view *classview_build(struct engine *e, struct block **blocks,
         cv->supp_of[i] = cv->rec[rec_of[i]].suppressed;
     free(rec_of);
     qsort(cv->rec, cv->nrec, sizeof *cv->rec, by_rank_then_size);
+    fingerprint_records(cv->rec, cv->nrec);
+    for (size_t i = 0; i < cv->nrec; i++) {
+        struct loss_record *r = &cv->rec[i];
+        r->baseline = baseline_has(o->baseline, r->fingerprint);
+        r->failing = (o->fail_on >> r->cls & 1) && r->suppressed < 0 &&
+                     !r->baseline;
+    }
     return cv;
 }
 
@@ -155,10 +162,10 @@ const char *classview_suppressed_by(const struct class_view *cv, size_t i)
 struct class_sum classview_failing(const struct class_view *cv)
 {
     struct class_sum f = { 0, 0 };
-    for (int c = 0; c < CLASS_COUNT; c++)
-        if (cv->o->fail_on >> c & 1) {
-            f.bytes = add_sat(f.bytes, cv->sums.sum[c].bytes);
-            f.blocks += cv->sums.sum[c].blocks;
+    for (size_t i = 0; i < cv->nrec; i++)
+        if (cv->rec[i].failing) {
+            f.bytes = add_sat(f.bytes, cv->rec[i].bytes);
+            f.blocks += cv->rec[i].blocks;
         }
     return f;
 }
@@ -176,8 +183,8 @@ struct loss_record *classview_records(const struct class_view *cv, size_t *n)
 
 int classview_fails(const struct class_view *cv)
 {
-    for (int c = 0; c < CLASS_COUNT; c++)
-        if ((cv->o->fail_on >> c & 1) && cv->sums.sum[c].blocks)
+    for (size_t i = 0; i < cv->nrec; i++)
+        if (cv->rec[i].failing)
             return 1;
     return 0;
 }

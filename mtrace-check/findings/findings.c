@@ -97,7 +97,9 @@ static void records_of_groups(struct findings *f)
         r->blocks = g->blocks;
         r->suppressed = -1;
         r->frames = g->frames;
+        r->failing = 1; /* every block not freed is a leak */
     }
+    fingerprint_records(f->records, f->nrecords);
 }
 
 static void classify(struct findings *f, struct engine *e,
@@ -111,6 +113,7 @@ static void classify(struct findings *f, struct engine *e,
     f->sums = *classview_sums(f->cv);
     f->verdicts = &e->verdicts;
     f->supp = co->supp;
+    f->baseline = co->baseline;
     f->show_reachable = co->show_reachable;
 }
 
@@ -157,6 +160,7 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
     f->judged = e->ext.extended;
     f->end = &e->end;
     f->tl = tl;
+    f->has_verdicts = e->verdicts.scans > 0;
     f->stacks = &e->ext;
     f->blocks = table_collect(&e->table, &n);
     f->nleaks = f->judged && !logend_leaks_count(&e->end) ? 0 : n;

@@ -21,7 +21,9 @@
  *     carries the class, bytes and blocks (direct; `indirect` the bytes
  *     the block's pointers keep alive), the allocation stack's frames
  *     (stackview.h: function, file, line, module, offset or address,
- *     inlined), the suppression that took it, and a fingerprint slot;
+ *     inlined), the suppression that took it, its fingerprint
+ *     (fingerprint.h), whether the --baseline knows it, whether it
+ *     fails the run;
  *   - classes: the totals by class (and suppressed), the last scan, the
  *     suppressions with what each took;
  *   - totals and end state: lines, warnings, leaked bytes and blocks (by
@@ -38,6 +40,8 @@
 #define MTC_FINDINGS_H
 
 #include "replay/engine.h"
+#include "findings/baseline.h"
+#include "findings/fingerprint.h"
 #include "symbolize/stackview.h"
 #include "findings/suppress.h"
 #include "replay/verdict.h"
@@ -48,6 +52,7 @@ struct class_options {
     int show_reachable;
     int fail_on; /* mask of (1 << enum leak_class) */
     struct suppressions *supp;
+    const struct baseline *baseline; /* --baseline, or NULL */
 };
 
 struct class_sum {
@@ -91,8 +96,11 @@ struct loss_record {
     int suppressed;         /* index into supp->s, -1: none */
     const char *suppressed_by;        /* its pattern, or NULL */
     const struct view_frames *frames; /* NULL: no stack recorded */
-    uint64_t fingerprint; /* 0: none computed; a writer that needs a
-                             stable id fills and uses it */
+    char fingerprint[FP_LEN]; /* stable across runs and rebuilds
+                                 (fingerprint.h) */
+    int baseline; /* the fingerprint is in the --baseline file */
+    int failing;  /* counts toward the exit status (--fail-on; a log
+                     without verdicts: every leak) */
 };
 
 struct totals {
@@ -118,6 +126,7 @@ struct findings {
     uint64_t sample_rate;     /* 0: not sampled */
     int judged;               /* extended: the end state is told */
     int classified;           /* reported by class (verdicts) */
+    int has_verdicts;         /* the log carries a scan ("#C scan") */
 
     size_t nleaks;                 /* the leak table (findings_leak) */
     struct leak_group *groups;     /* largest first */
@@ -129,6 +138,7 @@ struct findings {
     struct class_sums sums;
     const struct verdicts *verdicts; /* the scans */
     const struct suppressions *supp; /* every pattern, with what it took */
+    const struct baseline *baseline; /* --baseline, or NULL */
     int show_reachable;
 
     struct totals totals;

@@ -94,6 +94,13 @@ static const char *set_num_callers(struct options *o, const char *v)
     return NULL;
 }
 
+static const char *set_gen_supp(struct options *o, const char *v)
+{
+    o->gen_supp = 1;
+    o->gen_supp_file = v;
+    return NULL;
+}
+
 /* One option's text in --help: its synopsis in the first column, HELP
  * wrapped beside it. */
 static void print_option_help(const struct option_row *r)
@@ -308,6 +315,12 @@ enum parse_result parse_options(int argc, char **argv, struct options *o)
     if (o->folded && o->json) {
         diag_usage("--folded and --json both print on standard output: "
                    "choose one");
+        return OPT_USAGE_ERROR;
+    }
+    if (o->gen_supp && !o->gen_supp_file && (o->json || o->folded)) {
+        diag_usage("--gen-suppressions prints under the text report: with "
+                   "--json or --folded, give it a file "
+                   "(--gen-suppressions=FILE)");
         return OPT_USAGE_ERROR;
     }
     return OPT_RUN;

@@ -98,6 +98,32 @@
       "suppression that hides it (valgrind's --gen-suppressions=all)",         \
       "libmtrace's stacks start at the allocation function's caller: no "      \
       "fun:malloc line.")                                                      \
+    X(sarif, "sarif", 0, FILE, "FILE",                                         \
+      "also write the leaks as SARIF 2.1.0 to FILE (GitHub code scanning)",   \
+      "One result per leak loss record, at the innermost source line of "     \
+      "the program's own code in its allocation stack, with its "              \
+      "fingerprint and its whole stack; see CI OUTPUTS.")                      \
+    X(junit, "junit", 0, FILE, "FILE",                                         \
+      "also write them as JUnit XML to FILE (Jenkins, GitLab, most CI)",      \
+      "A test suite per log, a test case per leak loss record, failed when "   \
+      "it fails the run; see CI OUTPUTS.")                                     \
+    X(codequality, "codequality", 0, FILE, "FILE",                             \
+      "also write them as a GitLab Code Quality report to FILE",              \
+      "See CI OUTPUTS.")                                                       \
+    X(baseline, "baseline", 0, FILE, "FILE",                                   \
+      "loss records whose fingerprint is in FILE are marked and do not "       \
+      "count toward the exit status",                                          \
+      "New ones do, and are named after the LEAK SUMMARY.  A line of FILE "   \
+      "that is not a fingerprint is an error (status 2); see CI OUTPUTS.")    \
+    X(write_baseline, "write-baseline", 0, FILE, "FILE",                       \
+      "write the fingerprints of the leaks found to FILE, for --baseline",    \
+      "One a line, with the leak's class, function and file as a comment.")   \
+    X(gen_supp, "gen-suppressions", 0, OPTIONAL, "FILE",                       \
+      "one suppression per leak loss record, for --suppressions: printed "     \
+      "under the text report, or written to FILE",                             \
+      "Each names the innermost function of the program's own code in its "   \
+      "stack that no other loss record's stack holds, anchored "               \
+      "(leak:^NAME$).  With --json or --folded, FILE is needed.")             \
     X(help, "help", 0, EXIT, "", "print this help, then exit",                 \
       "The exit status is 0.")                                                 \
     X(version, "version", 0, EXIT, "", "print version number, then exit",      \
@@ -114,6 +140,7 @@
 struct options {
     MTC_OPTIONS(MTC_FIELD)
     int folded_view;  /* enum folded_view, with folded */
+    const char *gen_supp_file; /* --gen-suppressions=FILE, with gen_supp */
     char **operands;  /* BINARY and LOG operands, in order */
     int noperands;    /* at least 1 */
     /* Set by main.c for the log being checked (outputs.c reads them). */

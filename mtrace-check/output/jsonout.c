@@ -151,6 +151,9 @@ static void json_classes(const struct findings *f, FILE *out)
                 k++ ? ",\n" : "\n", class_name(r->cls), r->bytes, r->blocks,
                 r->indirect);
         json_cstring(out, r->suppressed_by);
+        fprintf(out, ",\"fingerprint\":\"%s\"", r->fingerprint);
+        if (f->baseline)
+            fprintf(out, ",\"baseline\":%s", r->baseline ? "true" : "false");
         fputs(",\"stack_id\":", out);
         if (r->stack >= 0)
             fprintf(out, "%" PRIu64, r->sid);

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE /* open_memstream */
 #include "output/outputs.h"
 #include "base/diag.h"
+#include "output/cireport.h"
 #include "output/progress.h"
 
 #include <stdlib.h>
@@ -71,6 +72,7 @@ static const struct output_row {
     { &html_writer, is_html, 0, 1, "writing the HTML report" },
     { &pprof_writer, is_pprof, 0, 1, "writing the profile" },
     { &vgxml_writer, is_xml, 0, 0, NULL },
+    { &ci_writer, ci_wanted, 0, 0, NULL },
 };
 enum { NROWS = sizeof table / sizeof table[0] };
 

@@ -130,8 +130,19 @@ static int listed(const struct findings *f, const struct loss_record *r)
            (r->cls != CLASS_REACHABLE || f->show_reachable);
 }
 
-static void text_record(FILE *out, const struct loss_record *r, size_t k,
-                        size_t total)
+/* "  fingerprint FP", and with a baseline whether it is in it. */
+static void text_fingerprint(FILE *out, const struct findings *f,
+                             const struct loss_record *r)
+{
+    fprintf(out, "  fingerprint %s", r->fingerprint);
+    if (f->baseline)
+        fputs(r->baseline ? " (in the baseline)" : " (new: not in the baseline)",
+              out);
+    putc('\n', out);
+}
+
+static void text_record(FILE *out, const struct findings *f,
+                        const struct loss_record *r, size_t k, size_t total)
 {
     char a[32], b[32], c[32], d[32];
     if (r->cls == CLASS_DEFINITE && r->indirect)
@@ -154,6 +165,7 @@ static void text_record(FILE *out, const struct loss_record *r, size_t k,
         fputs("    (empty stack)\n", out);
     for (size_t i = 0; r->frames && i < r->frames->n; i++)
         report_text_frame(out, i, &r->frames->v[i]);
+    text_fingerprint(out, f, r);
 }
 
 static void text_scan_line(const struct findings *f, FILE *out)
@@ -201,6 +213,33 @@ static void text_summary_line(FILE *out, const char *words,
             commas(s->blocks, b));
 }
 
+/* What the baseline knew, and each new loss record by name. */
+static void text_baseline(const struct findings *f, FILE *out)
+{
+    size_t known = 0, fresh = 0;
+    for (size_t i = 0; i < f->nrecords; i++)
+        if (listed(f, &f->records[i]))
+            f->records[i].baseline ? known++ : fresh++;
+    fprintf(out, "\nBASELINE %s: %zu loss records in it, %zu new\n",
+            f->baseline->path, known, fresh);
+    for (size_t i = 0, k = 0; i < f->nrecords; i++) {
+        const struct loss_record *r = &f->records[i];
+        if (!listed(f, r))
+            continue;
+        k++; /* its number in the list above */
+        if (r->baseline)
+            continue;
+        const struct view_frame *v = fp_own_frame(r->frames);
+        fprintf(out, "  new: %s %s, %" PRIu64 " bytes in loss record %zu",
+                r->fingerprint, class_words(r->cls), r->bytes, k);
+        if (v && v->function)
+            fprintf(out, ", %s", v->function);
+        if (v && v->file)
+            fprintf(out, " (%s:%u)", v->file, v->line);
+        putc('\n', out);
+    }
+}
+
 /* A log with verdicts: memcheck's loss records and LEAK SUMMARY. */
 static void text_classes(const struct findings *f, FILE *out)
 {
@@ -210,7 +249,7 @@ static void text_classes(const struct findings *f, FILE *out)
         total += listed(f, &f->records[i]);
     for (size_t i = 0; i < f->nrecords; i++)
         if (listed(f, &f->records[i]))
-            text_record(out, &f->records[i], ++k, total);
+            text_record(out, f, &f->records[i], ++k, total);
     const struct class_sum *r = &f->sums.sum[CLASS_REACHABLE];
     if (r->blocks && !f->show_reachable) {
         char a[32], b[32];
@@ -233,6 +272,8 @@ static void text_classes(const struct findings *f, FILE *out)
     text_summary_line(out, "suppressed", &f->sums.suppressed);
     if (sum[CLASS_UNKNOWN].blocks)
         text_summary_line(out, "not classified", &sum[CLASS_UNKNOWN]);
+    if (f->baseline)
+        text_baseline(f, out);
 }
 
 /* "signal 11 (SIGSEGV)", or "a signal" when the record did not say. */

@@ -49,6 +49,9 @@ struct writer_ops {
  * valgrind memcheck's text and XML). */
 extern const struct writer_ops text_writer, json_writer, folded_writer,
     html_writer, pprof_writer, valgrind_writer, vgxml_writer;
+/* The CI files and baselines (cireport.h): every log's loss records
+ * kept, the files written after the last log. */
+extern const struct writer_ops ci_writer;
 
 /* Shared by the text and JSON writers: one frame line of the text report
  * ("    #K FUNC at FILE:LINE (...)"), and a frame list as a JSON array. */

@@ -29,6 +29,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-signals.sh"
 . "$HERE/tests-compress.sh"
 . "$HERE/tests-verdicts.sh"
+. "$HERE/tests-ci.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -75,6 +76,9 @@ ALL_TESTS=(
 	verdict-return-helper verdict-cycle-helper verdict-thread-pass
 	verdict-exit-paths verdict-fork-exit verdict-vfork-kill verdict-dlclose
 	verdict-variants verdict-vs-valgrind untraced-valgrind
+	# tests-ci.sh
+	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
+	ci-suppressions ci-errors
 )
 
 passed=0 failed=0 skipped=0

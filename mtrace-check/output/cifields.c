@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cifields.c - see cifields.h.
+ *
+ * Copyright (C) 2026 the libmtrace authors. */
+#include "output/cifields.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
+                const struct ci_record *r)
+{
+    if (r->cls == CLASS_UNKNOWN)
+        fprintf(out, "%" PRIu64 " bytes in %" PRIu64
+                " blocks are not classified (allocated after the last scan)",
+                r->bytes, r->blocks);
+    else
+        fprintf(out, "%" PRIu64 " bytes in %" PRIu64 " blocks are %s",
+                r->bytes, r->blocks, class_words(r->cls));
+    if (r->indirect)
+        fprintf(out, " (and %" PRIu64 " bytes indirectly through them)",
+                r->indirect);
+    const struct view_frame *f = fp_own_frame(&r->frames);
+    if (f && f->function)
+        fprintf(out, ", allocated in %s", f->function);
+    unsigned line;
+    const char *file = ci_source(r, &line);
+    if (file && line)
+        fprintf(out, " (%s:%u)", file, line);
+    else if (!r->has_stack)
+        fputs(" (no stack recorded)", out);
+    if (rep->nlogs > 1)
+        fprintf(out, " [log %s]", l->log);
+}
+
+void ci_uri(FILE *out, const char *path)
+{
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+                               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/+";
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+        if (strchr(safe, *p))
+            putc(*p, out);
+        else
+            fprintf(out, "%%%02X", *p);
+}
+
+const char *ci_source(const struct ci_record *r, unsigned *line)
+{
+    const struct view_frame *f = fp_own_frame(&r->frames);
+    *line = f && f->file ? f->line : 0;
+    return f && f->file ? ci_relpath(f->file) : NULL;
+}
