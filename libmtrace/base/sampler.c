@@ -77,21 +77,7 @@ double sampler_neg_log(double u)
 
 double sampler_one_minus_exp_neg(double x)
 {
-    /* Halve X to at most 1/2, take the series of exp(-x) - 1 there, then
-     * square back: (1 + d)^2 - 1 = d (2 + d) keeps small results exact. */
-    int halvings = 0;
-    while (x > 0.5 && halvings < 60) {
-        x /= 2;
-        halvings++;
-    }
-    double d = 0, term = 1; /* d = exp(-x) - 1 */
-    for (int k = 1; k <= 20; k++) {
-        term *= -x / k;
-        d += term;
-    }
-    while (halvings-- > 0)
-        d = d * (2 + d);
-    return -d;
+    return mtf_one_minus_exp_neg(x); /* one series for both halves */
 }
 
 /* ---- the countdown ------------------------------------------------------ */

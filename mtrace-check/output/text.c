@@ -9,6 +9,7 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* sigabbrev_np */
 #include "output/writer.h"
+#include "output/vgreport.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -113,15 +114,7 @@ static void text_groups(FILE *out, const struct leak_group *g, size_t n,
 /* Decimal with thousands separators, as valgrind prints sizes. */
 static const char *commas(uint64_t v, char *buf)
 {
-    char digits[32];
-    int n = snprintf(digits, sizeof digits, "%" PRIu64, v), k = 0;
-    for (int i = 0; i < n; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = '\0';
-    return buf;
+    return vg_commas(v, buf);
 }
 
 static int listed(const struct findings *f, const struct loss_record *r)
