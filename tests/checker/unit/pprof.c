@@ -186,7 +186,8 @@ static profile *encoded_log(const char *log)
     sym_init();
     view_init(NULL);
     supp_init(&supp);
-    struct class_options co = { 0, 1 << CLASS_DEFINITE, &supp };
+    struct class_options co = { .fail_on = 1 << CLASS_DEFINITE,
+                                .supp = &supp };
     FILE *out = fopen("/dev/null", "w");
     engine_init(&e, NULL);
     outputs_begin(&x, &opt, &e, out, -1);
