@@ -3,8 +3,11 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "output/cifields.h"
+#include "base/diag.h"
+#include "output/json.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
@@ -49,4 +52,18 @@ const char *ci_source(const struct ci_record *r, unsigned *line)
     const struct view_frame *f = fp_own_frame(&r->frames);
     *line = f && f->file ? f->line : 0;
     return f && f->file ? ci_relpath(f->file) : NULL;
+}
+
+void ci_message_json(FILE *out, const struct ci_report *rep,
+                     const struct ci_log *l, const struct ci_record *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m == NULL)
+        diag_fatal(NULL, "out of memory");
+    ci_message(m, rep, l, r);
+    fclose(m);
+    json_cstring(out, text);
+    free(text);
 }

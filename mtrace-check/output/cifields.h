@@ -15,6 +15,9 @@
  * (ci_leaks.c:20) [log trace.log]" (the log named only with several). */
 void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
                 const struct ci_record *r);
+/* The same as a JSON string (it holds names from the log: escaped). */
+void ci_message_json(FILE *out, const struct ci_report *rep,
+                     const struct ci_log *l, const struct ci_record *r);
 /* PATH percent-encoded as a URI reference (RFC 3986): safe inside JSON
  * and XML strings as it is. */
 void ci_uri(FILE *out, const char *path);

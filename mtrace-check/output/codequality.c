@@ -33,17 +33,9 @@ static const char *severity(const struct ci_record *r)
 static void issue(FILE *out, const struct ci_report *rep,
                   const struct ci_log *l, const struct ci_record *r)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (m == NULL)
-        diag_fatal(NULL, "out of memory");
-    ci_message(m, rep, l, r);
-    fclose(m);
     fputs("{\"type\":\"issue\",\"categories\":[\"Bug Risk\"],\"description\":",
           out);
-    json_cstring(out, text);
-    free(text);
+    ci_message_json(out, rep, l, r);
     fprintf(out,
             ",\"check_name\":\"%s\",\"fingerprint\":\"%s:%s\","
             "\"severity\":\"%s\",\"location\":{\"path\":",

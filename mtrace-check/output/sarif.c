@@ -134,16 +134,7 @@ static void result(FILE *out, const struct ci_report *rep,
     fprintf(out, "{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\"",
             class_name(r->cls), (int)r->cls, level(r));
     fputs(",\"message\":{\"text\":", out);
-    /* The message holds names from the log: escaped through a buffer. */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (m == NULL)
-        diag_fatal(NULL, "out of memory");
-    ci_message(m, rep, l, r);
-    fclose(m);
-    json_cstring(out, text);
-    free(text);
+    ci_message_json(out, rep, l, r);
     fputs("},\"locations\":[", out);
     location(out, r->has_stack ? fp_own_frame(&r->frames) : NULL, l->log);
     fprintf(out, "],\"partialFingerprints\":{\"mtraceLossRecord/v1\":\"%s\"}",
