@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tally.py - the pass/fail count of tests/html's Python tests: one line per
-# check, and the closing "N passed, N failed" that tests/run-all.sh reads.
+# tally.py - the pass/fail count of the Python tests (tests/html,
+# tests/pprof): one line per check, and the closing "N passed, N failed" that tests/run-all.sh reads.
 
 passed = failed = 0
 

@@ -31,6 +31,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "common"))
 from tally import check, summary  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CHECKER = os.path.join(ROOT, "mtrace-check", "mtrace-check")

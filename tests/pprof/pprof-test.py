@@ -29,6 +29,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "common"))
+import tally  # noqa: E402
+from tally import check  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CHECKER = os.path.join(ROOT, "mtrace-check", "mtrace-check")
 LIB = os.path.join(ROOT, "libmtrace", "libmtrace.so")
@@ -36,17 +39,6 @@ LEAKY = os.path.join(HERE, "build", "leaky")
 GLIBC_TRACER = "/lib/x86_64-linux-gnu/libc_malloc_debug.so"
 LOST = ("definitely-lost", "indirectly-lost", "possibly-lost")
 
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-        print("PASS: " + name)
-    else:
-        failed += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 def run(argv, env=None, **kw):
@@ -275,8 +267,7 @@ def main():
     if shutil.which("go") is None:
         check("go tool pprof is installed (scripts/install-deps.sh: "
               "golang-go)", False)
-        print("%d passed, %d failed" % (passed, failed))
-        return 1
+        return tally.summary()
     tmp = tempfile.mkdtemp(prefix="mtrace-pprof.")
     env = go_env(tmp)
     test_verdicts(tmp, env)
@@ -284,12 +275,11 @@ def main():
     test_sampled(tmp, env)
     test_classic(tmp, env)
     test_errors(tmp)
-    if failed:
+    if tally.failed:
         print("kept: " + tmp)
     else:
         shutil.rmtree(tmp)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tally.summary()
 
 
 if __name__ == "__main__":
