@@ -92,4 +92,8 @@ const char *vg_words(int cls);
 const char *vg_kind(int cls);
 const char *vg_supp_word(int cls);
 
+/* One valgrind suppression entry for R; IN_CDATA: inside an XML CDATA
+ * section (frames whose name holds "]]>" are left out). */
+void vg_write_suppression(FILE *out, const struct vg_record *r, int in_cdata);
+
 #endif

@@ -85,8 +85,10 @@ static void frame_line(FILE *out, uint64_t pid, size_t k,
 }
 
 /* The suppression that would hide R, as --gen-suppressions=all writes it
- * (no allocation frame: libmtrace's stacks start at its caller). */
-static void gen_suppression(FILE *out, const struct vg_record *r)
+ * (no allocation frame: libmtrace's stacks start at its caller).  With
+ * IN_CDATA the entry goes inside an XML CDATA section, which cannot hold
+ * "]]>": a frame whose name has it is left out. */
+void vg_write_suppression(FILE *out, const struct vg_record *r, int in_cdata)
 {
     fprintf(out,
             "{\n   <insert_a_suppression_name_here>\n   Memcheck:Leak\n"
@@ -94,10 +96,10 @@ static void gen_suppression(FILE *out, const struct vg_record *r)
             vg_supp_word(r->cls));
     for (size_t i = 0; i < r->nf; i++) {
         const struct vg_frame *f = &r->f[i];
-        if (f->fn)
-            fprintf(out, "   fun:%s\n", f->fn);
-        else
-            fprintf(out, "   obj:%s\n", f->obj ? f->obj : "*");
+        const char *name = f->fn ? f->fn : f->obj ? f->obj : "*";
+        if (in_cdata && strstr(name, "]]>") != NULL)
+            continue;
+        fprintf(out, "   %s:%s\n", f->fn ? "fun" : "obj", name);
     }
     fputs("}\n", out);
 }
@@ -121,7 +123,7 @@ static void record(FILE *out, const struct vg_process *p, size_t i,
         frame_line(out, p->pid, k, &r->f[k]);
     fprintf(out, "==%" PRIu64 "== \n", p->pid);
     if (o->gen_supp)
-        gen_suppression(out, r);
+        vg_write_suppression(out, r, 0);
 }
 
 static void sum_line(FILE *out, uint64_t pid, const char *words,

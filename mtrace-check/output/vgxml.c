@@ -91,18 +91,9 @@ static void suppression(FILE *out, const struct vg_record *r)
             elem(out, "", "obj", f->obj ? f->obj : "*");
         fputs("    </sframe>\n", out);
     }
-    fprintf(out,
-            "    <rawtext>\n<![CDATA[\n{\n   <insert_a_suppression_name_here>"
-            "\n   Memcheck:Leak\n   match-leak-kinds: %s\n",
-            vg_supp_word(r->cls));
-    for (size_t i = 0; i < r->nf; i++) {
-        const struct vg_frame *f = &r->f[i];
-        /* "]]>" cannot be in a CDATA section: such a name is left out */
-        const char *name = f->fn ? f->fn : f->obj ? f->obj : "*";
-        if (strstr(name, "]]>") == NULL)
-            fprintf(out, "   %s:%s\n", f->fn ? "fun" : "obj", name);
-    }
-    fputs("}\n]]>\n    </rawtext>\n  </suppression>\n", out);
+    fputs("    <rawtext>\n<![CDATA[\n", out);
+    vg_write_suppression(out, r, 1);
+    fputs("]]>\n    </rawtext>\n  </suppression>\n", out);
 }
 
 static void error(FILE *out, const struct vg_record *r, uint64_t unique,
