@@ -19,6 +19,7 @@
 #include "findings/suppress.h"
 #include "symbolize/symbolizer.h"
 #include "output/vgcollect.h"
+#include "output/treesum.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -192,12 +193,18 @@ static int check_logs(char *const *logs, int n, struct options *opt,
 {
     int worst = EXIT_CLEAN;
 
-    if (n > 1)
+    if (n > 1) {
+        treesum_begin(); /* the combined summary's rows (treesum.h) */
         outputs_list_begin(opt, binary, n);
+    }
     for (int i = 0; i < n; i++) {
-        if (n > 1)
+        if (n > 1) {
+            treesum_log(logs[i]);
             outputs_list_item(opt, logs[i], i, n);
+        }
         int status = check_log(logs[i], opt, binary, n > 1);
+        if (n > 1)
+            treesum_status(status);
         if (status == EXIT_TROUBLE || (status == EXIT_LEAKS && worst == 0))
             worst = status;
     }

@@ -15,6 +15,7 @@
 #include "base/diag.h"
 #include "output/cireport.h"
 #include "output/progress.h"
+#include "output/treesum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,8 @@ int outputs_end(struct outputs *x, struct engine *e,
     findings_build(&f, e, x->opt->log, x->opt->binary, co,
                    x->timeline ? &x->tl : NULL);
     *failing = f.failing;
+    if (treesum_active()) /* one of several logs: its row of the summary */
+        treesum_findings(&f);
     for (size_t i = 0; i < x->n; i++) {
         const struct output_row *row = row_of(x->w[i].ops);
         if (row && row->phase)
