@@ -16,6 +16,7 @@
 #include "output/cireport.h"
 #include "output/progress.h"
 #include "output/treesum.h"
+#include "output/runpage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,13 @@ static int always(const struct options *o)
 
 static int is_html(const struct options *o)
 {
-    return o->html != NULL;
+    return o->html != NULL && !runpage_active();
+}
+
+/* --html with several logs: the run's page (runpage.h). */
+static int is_runpage(const struct options *o)
+{
+    return o->html != NULL && runpage_active();
 }
 
 static int is_valgrind(const struct options *o)
@@ -71,6 +78,7 @@ static const struct output_row {
     { &valgrind_writer, is_valgrind, 1, 0, NULL },
     { &text_writer, always, 1, 0, NULL },
     { &html_writer, is_html, 0, 1, "writing the HTML report" },
+    { &runpage_writer, is_runpage, 0, 1, "writing the HTML report" },
     { &pprof_writer, is_pprof, 0, 1, "writing the profile" },
     { &vgxml_writer, is_xml, 0, 0, NULL },
     { &ci_writer, ci_wanted, 0, 0, NULL },
