@@ -31,6 +31,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-verdicts.sh"
 . "$HERE/tests-ci.sh"
 . "$HERE/tests-tree.sh"
+. "$HERE/tests-children.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -82,6 +83,8 @@ ALL_TESTS=(
 	ci-suppressions ci-errors
 	# tests-tree.sh
 	tree-summary tree-classic
+	# tests-children.sh
+	children-untraced children-fork children-other-preload children-mtrace-run
 )
 
 passed=0 failed=0 skipped=0
