@@ -80,7 +80,9 @@ ALL_TESTS=(
 	verdict-variants verdict-vs-valgrind untraced-valgrind
 	# tests-ci.sh
 	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
-	ci-suppressions ci-errors
+	ci-suppressions ci-errors ci-noverdict-sarif ci-noverdict-junit
+	ci-noverdict-codequality ci-noverdict-xml ci-noverdict-valgrind
+	ci-noverdict-pprof
 	# tests-tree.sh
 	tree-summary tree-classic
 	# tests-children.sh
