@@ -9,6 +9,7 @@
 #include "replay/engine.h"
 #include "output/memlog.h"
 #include "cli/operands.h"
+#include "cli/diffrun.h"
 #include "options/options.h"
 #include "output/cireport.h"
 #include "output/outputs.h"
@@ -243,6 +244,21 @@ int main(int argc, char **argv)
     const char *binary = skip ? opt.operands[0] : NULL;
     if (binary && !binary_exists(binary))
         return EXIT_TROUBLE;
+    if (opt.diff) {
+        if (!diff_options_ok(&opt, opt.noperands - skip))
+            return EXIT_TROUBLE;
+        sym_init();
+        view_init(binary);
+        setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+        int st = diff_run(&opt, binary, opt.operands[skip],
+                          opt.operands[skip + 1]);
+        sym_stop();
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            diag(NULL, 0, "error writing the report: %s", strerror(errno));
+            return EXIT_TROUBLE;
+        }
+        return st;
+    }
     if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
         diag_usage("--html and --folded take one log");
         return EXIT_TROUBLE;

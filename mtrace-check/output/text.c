@@ -372,6 +372,7 @@ static void list_item(const struct options *o, const char *log, int i, int n)
 }
 
 const struct writer_ops text_writer = {
+    .diff = text_diff,
     .name = "text",
     .warning = warning,
     .findings = findings,
