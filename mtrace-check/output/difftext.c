@@ -23,6 +23,7 @@ static void frames(FILE *out, const struct loss_record *r)
         fputs("    (empty stack)\n", out);
     for (size_t i = 0; r->frames && i < r->frames->n; i++)
         report_text_frame(out, i, &r->frames->v[i]);
+    report_text_block(out, r);
     fprintf(out, "  fingerprint %s\n", r->fingerprint);
 }
 

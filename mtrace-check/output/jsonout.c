@@ -174,6 +174,7 @@ void report_json_record_open(FILE *out, const struct findings *f,
         fputs("null", out);
     fputs(",\"frames\":", out);
     report_json_frames(out, r->frames);
+    report_json_block(out, r);
 }
 
 static void class_sums_json(FILE *out, const struct class_sums *s)

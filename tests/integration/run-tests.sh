@@ -81,7 +81,7 @@ ALL_TESTS=(
 	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
 	ci-suppressions ci-errors
 	# tests-diff.sh
-	diff-runs
+	diff-runs block-preview
 )
 
 passed=0 failed=0 skipped=0

@@ -67,3 +67,46 @@ t_diff_runs() {
 	grep -q 'missing.log' d.err || { fail "missing log not named: $(cat d.err)"; return 1; }
 	diff_check 2 --diff --valgrind old1.log new1.log || return 1
 }
+
+# preview_of FUNCTION: "TEXT|TYPE" of the loss record allocated in
+# FUNCTION, from --json's output in d.out.
+preview_of() {
+	python3 - "$T/d.out" "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["loss_records"]:
+    if any(f["function"] and f["function"].startswith(sys.argv[2] + "(")
+           for f in r["frames"]):
+        p = r.get("preview")
+        print(f'{p["text"] if p else None}|{r.get("type")}')
+PY
+}
+
+t_block_preview() {
+	need_libmtrace || return
+	local prog=$BUILD/block_preview
+	traced bp.log "$prog" >out 2>err || { fail "block_preview: status $?"; return 1; }
+	# One "#b" record per definitely lost stack, the objects' first word
+	# as module and offset.
+	[ "$(grep -c '^#b ' bp.log)" -eq 3 ] || { fail "want 3 #b records:"; grep '^#b' bp.log; return 1; }
+	[ "$(grep -c '^#b 0x[0-9a-f]* 16 [0-9a-f]\{32\} [0-9]*:0x[0-9a-f]*$' bp.log)" -eq 2 ] ||
+		{ fail "the objects' records name no module"; grep '^#b' bp.log; return 1; }
+	# glibc's checker ignores the records: the same report, no warning.
+	/usr/bin/mtrace "$prog" bp.log >perl.out 2>perl.err
+	grep -v '^#b ' bp.log >nob.log
+	/usr/bin/mtrace "$prog" nob.log >perl-nob.out 2>&1
+	[ ! -s perl.err ] || { fail "mtrace(1) warns: $(head -3 perl.err)"; return 1; }
+	cmp -s perl.out perl-nob.out || { fail "mtrace(1) reads the #b records"; return 1; }
+	diff_check 1 --json "$prog" bp.log || return 1
+	[ "$(preview_of leak_text)" = "Hello, leaked world!............|None" ] ||
+		{ fail "leak_text: $(preview_of leak_text)"; return 1; }
+	[ "$(preview_of leak_widget | cut -d'|' -f2)" = Widget ] ||
+		{ fail "leak_widget: $(preview_of leak_widget)"; return 1; }
+	[ "$(preview_of leak_gadget | cut -d'|' -f2)" = shop::Gadget ] ||
+		{ fail "leak_gadget: $(preview_of leak_gadget)"; return 1; }
+	diff_check 1 "$prog" bp.log || return 1
+	grep -q '^  first 32 bytes: 48 65 6c 6c 6f .*  |Hello, leaked world!\.*|$' d.out &&
+		grep -q '^  type Widget (from its vtable)$' d.out &&
+		grep -q '^  type shop::Gadget (from its vtable)$' d.out ||
+		{ fail "text report:"; cat d.out; return 1; }
+}
