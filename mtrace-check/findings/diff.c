@@ -78,6 +78,8 @@ void diff_build(struct findings_diff *d, const struct findings *old,
             d->failing |= r->failing;
         } else if (r->bytes > o->bytes || r->blocks > o->blocks) {
             push(&d->grown, &d->ngrown, o, r);
+        } else {
+            push(&d->same, &d->nsame, o, r);
         }
     }
     for (size_t i = 0; i < old->nrecords; i++) {
@@ -95,5 +97,6 @@ void diff_destroy(struct findings_diff *d)
     free(d->added);
     free(d->gone);
     free(d->grown);
+    free(d->same);
     memset(d, 0, sizeof *d);
 }

@@ -31,6 +31,8 @@ struct findings_diff {
     const struct findings *old, *new;
     struct diff_entry *added, *gone, *grown; /* in each log's record order */
     size_t nadded, ngone, ngrown;
+    struct diff_entry *same; /* matched, not grown (maybe shrunk) */
+    size_t nsame;
     int failing; /* a new record fails the run (exit status 1) */
 };
 
