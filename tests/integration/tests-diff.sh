@@ -104,6 +104,11 @@ t_block_preview() {
 		{ fail "leak_widget: $(preview_of leak_widget)"; return 1; }
 	[ "$(preview_of leak_gadget | cut -d'|' -f2)" = shop::Gadget ] ||
 		{ fail "leak_gadget: $(preview_of leak_gadget)"; return 1; }
+	# Malformed records are counted and skipped, never fatal.
+	{ cat bp.log; printf '%s\n' '#b 0x10 3 abcd' '#b 0x10 33 00' '#b zz 1 00' '#b 0x10 1 0g'; } >bad.log
+	diff_check 1 --json "$prog" bad.log || return 1
+	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["totals"]["bad_records"] != 4)' d.out ||
+		{ fail "malformed #b records not counted"; return 1; }
 	diff_check 1 "$prog" bp.log || return 1
 	grep -q '^  first 32 bytes: 48 65 6c 6c 6f .*  |Hello, leaked world!\.*|$' d.out &&
 		grep -q '^  type Widget (from its vtable)$' d.out &&
