@@ -20,6 +20,8 @@
 #include "findings/suppress.h"
 #include "symbolize/symbolizer.h"
 #include "output/vgcollect.h"
+#include "output/treesum.h"
+#include "output/runpage.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -193,12 +195,18 @@ static int check_logs(char *const *logs, int n, struct options *opt,
 {
     int worst = EXIT_CLEAN;
 
-    if (n > 1)
+    if (n > 1) {
+        treesum_begin(); /* the combined summary's rows (treesum.h) */
         outputs_list_begin(opt, binary, n);
+    }
     for (int i = 0; i < n; i++) {
-        if (n > 1)
+        if (n > 1) {
+            treesum_log(logs[i]);
             outputs_list_item(opt, logs[i], i, n);
+        }
         int status = check_log(logs[i], opt, binary, n > 1);
+        if (n > 1)
+            treesum_status(status);
         if (status == EXIT_TROUBLE || (status == EXIT_LEAKS && worst == 0))
             worst = status;
     }
@@ -224,6 +232,26 @@ static int binary_exists(const char *binary)
     return 1;
 }
 
+/* Every --suppressions file read once, before any log: 1, or 0 with
+ * the message printed (each malformed line told). */
+static int suppressions_ok(const struct options *opt)
+{
+    for (int i = 0; i < opt->nsupp; i++) {
+        struct suppressions probe;
+        supp_init(&probe);
+        int err = supp_load(&probe, opt->supp[i], 1);
+        supp_destroy(&probe);
+        if (err == SUPP_MALFORMED)
+            return 0;
+        if (err) {
+            diag(opt->supp[i], 0, "cannot read suppressions file: %s",
+                 strerror(err));
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
@@ -245,7 +273,8 @@ int main(int argc, char **argv)
     if (binary && !binary_exists(binary))
         return EXIT_TROUBLE;
     if (opt.diff) {
-        if (!diff_options_ok(&opt, opt.noperands - skip))
+        if (!diff_options_ok(&opt, opt.noperands - skip) ||
+            !suppressions_ok(&opt))
             return EXIT_TROUBLE;
         sym_init();
         view_init(binary);
@@ -259,27 +288,18 @@ int main(int argc, char **argv)
         }
         return st;
     }
-    if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
-        diag_usage("--html and --folded take one log");
+    if (opt.folded && opt.noperands - skip > 1) {
+        diag_usage("--folded takes one log");
         return EXIT_TROUBLE;
     }
+    if (opt.html && opt.noperands - skip > 1)
+        runpage_begin(); /* one page for the whole run (runpage.h) */
     if (opt.pprof && opt.noperands - skip > 1) {
         diag_usage("--pprof takes one log");
         return EXIT_TROUBLE;
     }
-    for (int i = 0; i < opt.nsupp; i++) {
-        struct suppressions probe;
-        supp_init(&probe);
-        int err = supp_load(&probe, opt.supp[i], 1);
-        supp_destroy(&probe);
-        if (err == SUPP_MALFORMED)
-            return EXIT_TROUBLE; /* each line told */
-        if (err) {
-            diag(opt.supp[i], 0, "cannot read suppressions file: %s",
-                 strerror(err));
-            return EXIT_TROUBLE;
-        }
-    }
+    if (!suppressions_ok(&opt))
+        return EXIT_TROUBLE;
     /* A wrapper's log named for the program: the program's own sibling. */
     char *sibling = opt.noperands - skip == 1
                         ? sibling_for_binary(opt.operands[skip], binary)
@@ -296,7 +316,7 @@ int main(int argc, char **argv)
     int status = check_logs(opt.operands + skip, opt.noperands - skip, &opt,
                             binary);
     free(sibling);
-    if (vg_finish() != 0)
+    if (vg_finish() != 0 || runpage_finish(&opt) != 0)
         status = EXIT_TROUBLE;
     if (ci_wanted(&opt) && ci_end() != 0)
         status = EXIT_TROUBLE;
