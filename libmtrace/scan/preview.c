@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* preview.c - the "#b" records of a scan (see preview.h): for the first
+/* preview.c - the "#w" records of a scan (see preview.h): for the first
  * definitely lost block of each allocation stack, in address order, how
  * many of its first bytes follow and those bytes in hex (the count comes
  * first: glibc's Perl mtrace reads the third field of every line with

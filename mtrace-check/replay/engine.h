@@ -35,7 +35,7 @@ struct engine {
     struct timeline *tl;      /* fed when set (timeline.h: --html, --folded) */
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
-    struct previews previews; /* "#b" records (preview.h)     */
+    struct previews previews; /* "#w" records (preview.h)     */
 };
 
 void engine_init(struct engine *e, const char *binary);

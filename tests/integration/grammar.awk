@@ -71,11 +71,11 @@ $1 == "#e" {
 	ended = FNR
 	next
 }
-$1 == "#b" {
+$1 == "#w" {
 	if (!hex($2) || !dec($3) || $3 + 0 > 32 || $4 !~ /^([0-9a-f][0-9a-f])*$/ ||
-	    length($4) != 2 * $3) bad("malformed #b")
-	if (NF == 5 && !(frame($5) && $5 !~ /^-:/)) bad("#b: bad module reference")
-	if (NF > 5) bad("#b: extra fields")
+	    length($4) != 2 * $3) bad("malformed #w")
+	if (NF == 5 && !(frame($5) && $5 !~ /^-:/)) bad("#w: bad module reference")
+	if (NF > 5) bad("#w: extra fields")
 	next
 }
 $1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
