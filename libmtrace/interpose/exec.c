@@ -10,6 +10,7 @@
 #include "base/real.h"
 #include "../include/mtrace-format.h"
 #include "log/tracelog.h"
+#include "scan/periodic.h"
 #include "track/tracer.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -24,8 +25,10 @@
 static void flush_before_exec(void)
 {
     GUARD_SCOPE(entered);
-    if (entered && tracer_started())
+    if (entered && tracer_started()) {
+        periodic_pause(); /* no scan's records after "#e exec" */
         tracelog_end(MTF_END_EXEC, 0, 0);
+    }
 }
 
 /* The exec failed: the image logs on as before. */
@@ -34,8 +37,10 @@ static int exec_failed(int result)
     int saved = errno;
     {
         GUARD_SCOPE(entered);
-        if (entered && tracer_started())
+        if (entered && tracer_started()) {
             tracelog_exec_failed();
+            periodic_resume();
+        }
         tracelog_exec_over();
     }
     errno = saved;

@@ -535,6 +535,29 @@ int report_verdicts(const char *trigger)
     return result;
 }
 
+int report_verdicts_if(int (*go)(void), const char *trigger)
+{
+    struct scan_result scan;
+    int result = -1;
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
+    if (go()) {
+        result = scan_run(&scan, trigger);
+        scan_release(&scan);
+    }
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
+    return result;
+}
+
+void report_hold(void)
+{
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
+}
+
+void report_let_go(void)
+{
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
+}
+
 /* ---- the signal trigger --------------------------------------------------- */
 
 /* Reports asked for by the signal, taken (by the reporter thread or by
