@@ -10,6 +10,7 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #define _GNU_SOURCE /* open_memstream */
 #include "output/html.h"
+#include "output/growthhtml.h"
 #include "base/diag.h"
 #include "output/folded.h"
 #include "output/json.h"
@@ -500,6 +501,7 @@ static void write_data(FILE *o, const struct findings *f,
     write_frames(o, pg);
     write_series(o, tl);
     write_intervals(o, tl, pg);
+    growth_html_data(o, f);
     fputs("}\n", o);
 }
 
