@@ -85,3 +85,30 @@ t_growth_option() {
 	traced log MEMLEAK_CONFIG=scan_every=abc "$BUILD/growth" sleep >out 2>err
 	grep -q "not a duration in seconds" err || { fail "no message: $(cat err)"; return 1; }
 }
+
+# A leak, a report point (mtrace(): a scan), a second leak, exit: the exit
+# scan's second leak is new since the previous scan, the first is not;
+# text and JSON say so, and both keep their fingerprints from run to run.
+t_growth_new_leaks() {
+	need_libmtrace || return
+	local st run
+	for run in 1 2; do
+		traced log$run MEMLEAK_CONFIG=report=rep.%n "$BUILD/growth" newleaks >out 2>err
+		st=$?
+		[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
+		"$MTRACE_CHECK" --json "$BUILD/growth" log$run >json$run
+		"$MTRACE_CHECK" "$BUILD/growth" log$run >text$run
+	done
+	local got
+	got=$(json_get json1 'sorted((r["frames"][0]["function"], r.get("new_since_previous")) for r in d["loss_records"] if r["class"] == "definitely-lost")')
+	[ "$got" = "[('leak_first', False), ('leak_second', True)]" ] ||
+		{ fail "definitely lost: $got"; return 1; }
+	grep -B4 '(new since the previous scan)' text1 | grep -q '93 bytes in 1 blocks are definitely lost' ||
+		{ fail "text does not mark the new leak: $(cat text1)"; return 1; }
+	[ "$(grep -c '(new since the previous scan)' text1)" = 1 ] ||
+		{ fail "text marks more than the new leak"; return 1; }
+	local fp1 fp2
+	fp1=$(json_get json1 'sorted(r["fingerprint"] for r in d["loss_records"] if r["class"] == "definitely-lost")')
+	fp2=$(json_get json2 'sorted(r["fingerprint"] for r in d["loss_records"] if r["class"] == "definitely-lost")')
+	[ "$fp1" = "$fp2" ] || { fail "fingerprints differ between runs: $fp1 / $fp2"; return 1; }
+}

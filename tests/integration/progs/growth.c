@@ -13,6 +13,9 @@
  *   scans stop the thread many times; prints the elapsed time of each
  *   ("nanosleep=S select=S", seconds), the calls' results, and "ok" when
  *   both returned 0 after at least the time asked.
+ * newleaks: leaks one block from leak_first, takes a report (mtrace(): a
+ *   scan), then leaks one from leak_second and exits: at the exit scan
+ *   only leak_second's is new since the previous scan.
  * Output without stdio (util.h). */
 #define _GNU_SOURCE
 #include "util.h"
@@ -96,6 +99,36 @@ static __attribute__((noinline)) void *leak_one(void *arg)
     return NULL; /* the only pointer dies with this thread */
 }
 
+static __attribute__((noinline)) void *leak_first(void *arg)
+{
+    (void)arg;
+    escape(memset(malloc(91), 'A', 91));
+    return NULL;
+}
+
+static __attribute__((noinline)) void *leak_second(void *arg)
+{
+    (void)arg;
+    escape(memset(malloc(93), 'B', 93));
+    return NULL;
+}
+
+/* FN in a thread of its own: its pointer dies with the thread's stack. */
+static void in_thread(void *(*fn)(void *))
+{
+    pthread_t t;
+    pthread_create(&t, NULL, fn, NULL);
+    pthread_join(t, NULL);
+}
+
+static int newleaks(void)
+{
+    in_thread(leak_first);
+    mtrace(); /* a report point: a scan */
+    in_thread(leak_second);
+    return 0;
+}
+
 static int grow(void)
 {
     pthread_t churner, leaker;
@@ -141,5 +174,7 @@ int main(int argc, char **argv)
     mtrace();
     if (argc > 1 && strcmp(argv[1], "sleep") == 0)
         return sleeps();
+    if (argc > 1 && strcmp(argv[1], "newleaks") == 0)
+        return newleaks();
     return grow();
 }
