@@ -88,12 +88,16 @@ t_growth_option() {
 
 # A leak, a report point (mtrace(): a scan), a second leak, exit: the exit
 # scan's second leak is new since the previous scan, the first is not;
-# text and JSON say so, and both keep their fingerprints from run to run.
+# the checker's text and JSON say so, and so do libmtrace's own reports
+# (" new" on the leak line: doc/report.md); the leaks keep their
+# fingerprints from run to run.  With mtraceinit the program's first
+# mtrace() is a report (1, nothing lost), its second report 2, exit 3.
 t_growth_new_leaks() {
 	need_libmtrace || return
 	local st run
 	for run in 1 2; do
-		traced log$run MEMLEAK_CONFIG=report=rep.%n "$BUILD/growth" newleaks >out 2>err
+		rm -f rep.*
+		traced log$run MEMLEAK_CONFIG=mtraceinit,report=rep.%n "$BUILD/growth" newleaks >out 2>err
 		st=$?
 		[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
 		"$MTRACE_CHECK" --json "$BUILD/growth" log$run >json$run
@@ -107,6 +111,12 @@ t_growth_new_leaks() {
 		{ fail "text does not mark the new leak: $(cat text1)"; return 1; }
 	[ "$(grep -c '(new since the previous scan)' text1)" = 1 ] ||
 		{ fail "text marks more than the new leak"; return 1; }
+	grep -q '^leak definitely-lost bytes 91 blocks 1 indirect-bytes 0 stack [0-9]* new$' rep.2 ||
+		{ fail "report 2 does not call the first leak new: $(grep ^leak rep.2)"; return 1; }
+	grep -q '^leak definitely-lost bytes 93 blocks 1 indirect-bytes 0 stack [0-9]* new$' rep.3 &&
+		grep -q '^leak definitely-lost bytes 91 blocks 1 indirect-bytes 0 stack [0-9]*$' rep.3 ||
+		{ fail "report 3: $(grep ^leak rep.3)"; return 1; }
+	! grep -q ' new$' rep.1 || { fail "report 1 calls a leak new"; return 1; }
 	local fp1 fp2
 	fp1=$(json_get json1 'sorted(r["fingerprint"] for r in d["loss_records"] if r["class"] == "definitely-lost")')
 	fp2=$(json_get json2 'sorted(r["fingerprint"] for r in d["loss_records"] if r["class"] == "definitely-lost")')
