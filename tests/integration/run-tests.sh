@@ -81,7 +81,7 @@ ALL_TESTS=(
 	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
 	ci-suppressions ci-errors
 	# tests-growth.sh
-	growth-periodic growth-sleep growth-option growth-new-leaks
+	growth-periodic growth-sleep growth-option growth-new-leaks growth-forks
 )
 
 passed=0 failed=0 skipped=0

@@ -122,3 +122,26 @@ t_growth_new_leaks() {
 	fp2=$(json_get json2 'sorted(r["fingerprint"] for r in d["loss_records"] if r["class"] == "definitely-lost")')
 	[ "$fp1" = "$fp2" ] || { fail "fingerprints differ between runs: $fp1 / $fp2"; return 1; }
 }
+
+# Fork while periodic scans run (a scan every 10 ms, a fork every 10 ms):
+# no hang, the children's logs hold no periodic scan (a fork child makes
+# none: the thread is not inherited), the parent's log many, every log
+# consistent.
+t_growth_forks() {
+	need_libmtrace || return
+	local st n f
+	traced log MEMLEAK_CONFIG=scan_every=0.01 "$BUILD/growth" forks >out 2>err
+	st=$?
+	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
+	[ ! -s err ] || { fail "stderr: $(cat err)"; return 1; }
+	n=$(grep -c '^#C scan .*trigger=periodic' log)
+	note "$(cat out); $n periodic scans in the parent"
+	[ "$n" -ge 10 ] || { fail "$n periodic scans"; return 1; }
+	check_grammar log || return 1
+	for f in log.*; do
+		[ -e "$f" ] || continue
+		! grep -q 'trigger=periodic' "$f" || { fail "$f: a periodic scan in a child"; return 1; }
+		check_grammar "$f" || return 1
+	done
+	expect_leaks "$BUILD/growth" log ""
+}

@@ -16,6 +16,8 @@
  * newleaks: leaks one block from leak_first, takes a report (mtrace(): a
  *   scan), then leaks one from leak_second and exits: at the exit scan
  *   only leak_second's is new since the previous scan.
+ * forks: for 1.5 s, forks a child every 10 ms that allocates, frees and
+ *   exits, while periodic scans run in the parent; prints the children.
  * Output without stdio (util.h). */
 #define _GNU_SOURCE
 #include "util.h"
@@ -24,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/select.h>
+#include <sys/wait.h>
 #include <time.h>
 
 struct node {
@@ -129,6 +132,27 @@ static int newleaks(void)
     return 0;
 }
 
+static int forks(void)
+{
+    int children = 0;
+    double start = now();
+    while (now() - start < 1.5) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            free(used(malloc(100)));
+            exit(0);
+        }
+        if (pid > 0) {
+            waitpid(pid, NULL, 0);
+            children++;
+        }
+        free(used(malloc(64)));
+        nap_ms(10);
+    }
+    say("children=%d\n", children);
+    return 0;
+}
+
 static int grow(void)
 {
     pthread_t churner, leaker;
@@ -174,6 +198,8 @@ int main(int argc, char **argv)
     mtrace();
     if (argc > 1 && strcmp(argv[1], "sleep") == 0)
         return sleeps();
+    if (argc > 1 && strcmp(argv[1], "forks") == 0)
+        return forks();
     if (argc > 1 && strcmp(argv[1], "newleaks") == 0)
         return newleaks();
     return grow();
