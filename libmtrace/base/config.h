@@ -72,7 +72,15 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "how the log is written. zstd: compressed with libzstd by a thread of "  \
       "libmtrace's, off the program's threads (read it with zstdcat; "         \
       "mtrace-check reads it as it is); none: plain text; auto: zstd when "    \
-      "MALLOC_TRACE ends in .zst")                                            \
+      "MALLOC_TRACE ends in .zst")                                             \
+    X(children, NUMBER, 1, 0, 1, NULL, "0|1",                                  \
+      "1: programs this process starts with exec or posix_spawn are traced "   \
+      "as it is (they inherit LD_PRELOAD, MEMLEAK_CONFIG and MALLOC_TRACE); "  \
+      "0: they run untraced, as valgrind's --trace-children=no has it: "       \
+      "their environment loses libmtrace from LD_PRELOAD, MEMLEAK_CONFIG and " \
+      "MALLOC_TRACE (fork children of this program stay traced; what "         \
+      "system() and popen() start stays traced, glibc starts it by an "        \
+      "internal call)")                                                       \
     X(scan_every, SECONDS, 0, 10000, 86400000000L, NULL, "SECONDS",           \
       "periodic scans: every SECONDS (0.5, 2, 0.01 to 86400) while the "      \
       "program runs, a thread of libmtrace's scans the heap and writes the "   \
