@@ -20,6 +20,7 @@ void engine_init(struct engine *e, const char *binary)
     locator_init(&e->loc, binary);
     ext_init(&e->ext);
     verdicts_init(&e->verdicts);
+    previews_init(&e->previews);
     series_init(&e->series);
 }
 
@@ -30,6 +31,7 @@ void engine_destroy(struct engine *e)
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
+    previews_destroy(&e->previews);
     series_destroy(&e->series);
 }
 
@@ -145,6 +147,10 @@ void engine_record(struct engine *e, const char *line, size_t len,
         verdicts_record(&e->verdicts, line, len, e->nr);
         series_record(&e->series, line, len, e->nr, &e->table,
                       e->ext.nstacks);
+        return;
+    }
+    if (previews_is_record(f[0])) {
+        previews_record(&e->previews, f, nf, e->verdicts.scan_line);
         return;
     }
     ext_record(&e->ext, line, len, f, nf);

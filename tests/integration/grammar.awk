@@ -71,6 +71,13 @@ $1 == "#e" {
 	ended = FNR
 	next
 }
+$1 == "#b" {
+	if (!hex($2) || !dec($3) || $3 + 0 > 32 || $4 !~ /^([0-9a-f][0-9a-f])*$/ ||
+	    length($4) != 2 * $3) bad("malformed #b")
+	if (NF == 5 && !(frame($5) && $5 !~ /^-:/)) bad("#b: bad module reference")
+	if (NF > 5) bad("#b: extra fields")
+	next
+}
 $1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
 $1 == "#C" {
 	if ($2 == "suppression") {
