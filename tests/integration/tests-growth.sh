@@ -107,7 +107,7 @@ t_growth_new_leaks() {
 	got=$(json_get json1 'sorted((r["frames"][0]["function"], r.get("new_since_previous")) for r in d["loss_records"] if r["class"] == "definitely-lost")')
 	[ "$got" = "[('leak_first', False), ('leak_second', True)]" ] ||
 		{ fail "definitely lost: $got"; return 1; }
-	grep -B4 '(new since the previous scan)' text1 | grep -q '93 bytes in 1 blocks are definitely lost' ||
+	grep -B8 '(new since the previous scan)' text1 | grep -q '93 bytes in 1 blocks are definitely lost' ||
 		{ fail "text does not mark the new leak: $(cat text1)"; return 1; }
 	[ "$(grep -c '(new since the previous scan)' text1)" = 1 ] ||
 		{ fail "text marks more than the new leak"; return 1; }
