@@ -18,6 +18,7 @@
 #include "replay/timeline.h"
 #include "replay/verdict.h"
 #include "replay/preview.h"
+#include "replay/scanseries.h"
 
 #include <string.h>
 
@@ -36,6 +37,7 @@ struct engine {
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
     struct previews previews; /* "#w" records (preview.h)     */
+    struct scan_series series; /* every scan, per stack (scanseries.h) */
 };
 
 void engine_init(struct engine *e, const char *binary);

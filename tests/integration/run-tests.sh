@@ -33,6 +33,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-diff.sh"
 . "$HERE/tests-tree.sh"
 . "$HERE/tests-children.sh"
+. "$HERE/tests-growth.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -90,6 +91,8 @@ ALL_TESTS=(
 	children-untraced children-fork children-other-preload children-mtrace-run
 	# tests-diff.sh
 	diff-runs block-preview
+	# tests-growth.sh
+	growth-periodic growth-sleep growth-option growth-new-leaks growth-forks
 )
 
 passed=0 failed=0 skipped=0
