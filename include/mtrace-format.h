@@ -63,11 +63,23 @@ static inline int mtf_op_releases(char op)
 #define MTF_REC_SCAN "#C"
 #define MTF_REC_VERDICT "#c"
 #define MTF_SCAN_KEYWORD "scan"
+/* "#C cost seq=N us= stop_us= hold_us= stall_us=": what scan N cost. */
+#define MTF_COST_KEYWORD "cost"
+/* The trigger of a scan made by MEMLEAK_CONFIG=scan_every. */
+#define MTF_TRIGGER_PERIODIC "periodic"
 #define MTF_SUPPRESSION_KEYWORD "suppression"
 #define MTF_VERDICT_REACHABLE 'r'
 #define MTF_VERDICT_POSSIBLE 'p'
 #define MTF_VERDICT_INDIRECT 'i'
 #define MTF_VERDICT_DEFINITE 'd'
+
+/* Block previews (doc/format.md, "Block previews"), after a scan's "#c"
+ * records: "#w 0xPTR N HEX [MID:0xOFF]", the first N bytes (at most
+ * MTF_PREVIEW_BYTES, N decimal) of the definitely lost block at PTR, and its first
+ * word as module and offset when a module holds that address (a C++
+ * object's vtable pointer).  One per allocation stack and scan. */
+#define MTF_REC_PREVIEW "#w"
+#define MTF_PREVIEW_BYTES 32
 
 /* The end of a log (libmtrace writes it when it finishes a log; the
  * checker reads its absence as a log cut short): "#e REASON[ KEY=VALUE]".

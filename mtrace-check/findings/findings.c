@@ -133,7 +133,8 @@ static void fill_totals(struct findings *f, struct engine *e, size_t held)
         t->leaked_bytes = s.bytes;
         t->leaked_blocks = s.blocks;
     }
-    t->bad_records = e->ext.bad_records + e->verdicts.bad_records;
+    t->bad_records = e->ext.bad_records + e->verdicts.bad_records +
+                     e->previews.bad_records;
     t->dangling_refs = e->ext.dangling_refs;
     t->extended = e->ext.extended;
     t->end = &e->end;
@@ -175,10 +176,12 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
         records_of_groups(f);
     fill_totals(f, e, n);
     f->failing = f->cv ? classview_fails(f->cv) : f->nleaks > 0;
+    growth_build(f);
 }
 
 void findings_destroy(struct findings *f)
 {
+    growth_free(f);
     for (size_t i = 0; i < f->nleaks + 1; i++)
         free(f->views[i].v);
     free(f->views);

@@ -42,6 +42,7 @@
 #include "replay/engine.h"
 #include "findings/baseline.h"
 #include "findings/fingerprint.h"
+#include "findings/growth.h"
 #include "symbolize/stackview.h"
 #include "findings/suppress.h"
 #include "replay/verdict.h"
@@ -101,6 +102,14 @@ struct loss_record {
     int baseline; /* the fingerprint is in the --baseline file */
     int failing;  /* counts toward the exit status (--fail-on; a log
                      without verdicts: every leak) */
+    /* Definitely lost: what one of its blocks held at the scan ("#w"),
+     * or NULL; the C++ class of that object (its vtable), or NULL
+     * (findings/blockinfo.h). */
+    const struct block_preview *preview;
+    const char *type;
+    int new_since_previous; /* definitely lost, and its stack had no
+                               definitely lost block at the scan before
+                               the last (findings.has_previous_scan) */
 };
 
 struct totals {
@@ -153,6 +162,14 @@ struct findings {
     struct u64map by_stack;
     struct view_frames *views;
     struct class_view *cv;
+
+    /* Growth over the scans (growth.h): */
+    const struct scan_series *series; /* every scan of the log */
+    size_t nseries;        /* scans the analysis read (exit left out) */
+    struct growth *growth; /* stacks still growing, fastest first */
+    size_t ngrowth;
+    int has_previous_scan; /* definite records say new_since_previous */
+    struct view_frames *growth_views; /* private to growth.c */
 };
 
 /* Everything the replayed engine E holds, as findings of LOG (BINARY may

@@ -17,6 +17,8 @@
 #include "replay/table.h"
 #include "replay/timeline.h"
 #include "replay/verdict.h"
+#include "replay/preview.h"
+#include "replay/scanseries.h"
 
 #include <string.h>
 
@@ -34,6 +36,8 @@ struct engine {
     struct timeline *tl;      /* fed when set (timeline.h: --html, --folded) */
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
+    struct previews previews; /* "#w" records (preview.h)     */
+    struct scan_series series; /* every scan, per stack (scanseries.h) */
 };
 
 void engine_init(struct engine *e, const char *binary);

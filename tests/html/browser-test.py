@@ -14,7 +14,9 @@
 # exit (progs/classes.c), the summary's classes are --json's
 # totals.classes, the leaks view weighs only the lost classes, the still
 # reachable blocks are a tick away, and the table names each stack's
-# class; without verdicts (reach=0) every live block is a leak, as before.  No check depends on speed: load times are printed, never
+# class; without verdicts (reach=0) every live block is a leak, as before.
+# For a program run with periodic scans (progs/growth.c of the integration
+# tests), the chart of the growing stacks shows --json's growth.  No check depends on speed: load times are printed, never
 # compared with a limit.  Ends with "N passed, N failed".
 # GPL-3.0-or-later.
 
@@ -38,6 +40,8 @@ GLIBC_DEBUG = "/lib/x86_64-linux-gnu/libc_malloc_debug.so"
 OUT = os.path.join(HERE, "out")
 PHASES = os.path.join(HERE, "build", "phases")
 CLASSES = os.path.join(HERE, "build", "classes")
+RUNS = os.path.join(HERE, "build", "runs")
+GROWTH = os.path.join(HERE, "build", "growth")
 LOST = ("definitely_lost", "indirectly_lost", "possibly_lost")
 
 
@@ -445,6 +449,68 @@ def test_classes(b):
           b.eval("!document.querySelector('#stacks th[data-key=class]')"))
 
 
+def diff_boxes(b):
+    """The differential view's boxes: name -> [change in bytes, fill]."""
+    return b.eval("""Object.fromEntries(Array.from(
+      document.querySelectorAll('#flame g.fr[data-change]')).map((g) =>
+        [g.dataset.name, [+g.dataset.change, g.querySelector('rect').getAttribute('fill')]]))""")
+
+
+def test_diff(b):
+    """mtrace-check --diff --html: two runs of progs/runs.c, the second
+    with one more leak, one that grew and one that shrank.  The page opens
+    on the differential flame graph: each stack as wide as the larger of
+    its two runs, red where the bytes grew, blue where they shrank, grey
+    where they stayed; the summary counts what --json's diff lists.  The
+    table shows what the leaked string held."""
+    logs = {}
+    for run_name in ("old", "new"):
+        logs[run_name] = os.path.join(OUT, "runs-%s.log" % run_name)
+        for f in os.listdir(OUT):
+            if f.startswith(os.path.basename(logs[run_name])):
+                os.unlink(os.path.join(OUT, f))
+        env = dict(os.environ, MALLOC_TRACE=logs[run_name], LD_PRELOAD=LIB)
+        env.pop("MEMLEAK_CONFIG", None)
+        subprocess.run([RUNS, run_name], env=env, check=True, timeout=300)
+    page = os.path.join(OUT, "diff.html")
+    run([CHECKER, "--quiet", "--diff", "--html", page, RUNS, logs["old"], logs["new"]])
+    d = json.loads(run([CHECKER, "--json", "--diff", RUNS, logs["old"], logs["new"]]))
+    check("diff: --json lists the new, the grown",
+          [r["frames"][0]["function"] for r in d["new"]] == ["leak_extra"] and
+          [r["frames"][0]["function"] for r in d["grown"]] == ["grow_cache"] and
+          d["gone"] == [], json.dumps(d)[:400])
+    text, data = page_data(page)
+    static_checks("diff", text)
+    url = open_page(b, page, "diff")
+    view = b.eval("document.getElementById('flame').dataset.view")
+    check("diff: the page opens on the differential view", view == "diff", view)
+    card = b.eval("(() => { const c = document.getElementById('diff-card');"
+                  " return c ? [+c.dataset.new, +c.dataset.gone, +c.dataset.grown] : null; })()")
+    check("diff: the summary counts the comparison",
+          card == [len(d["new"]), len(d["gone"]), len(d["grown"])], str(card))
+    boxes = diff_boxes(b)
+    want = {"leak_extra": 8192, "grow_cache": 4096, "shrink_pool": -4096, "leak_text": 0}
+    got = {k: boxes.get(k, [None])[0] for k in want}
+    check("diff: each stack's change", got == want, "%s vs %s" % (got, boxes))
+    fills = {k: boxes.get(k, [0, ""])[1] for k in want}
+    check("diff: red grows, blue shrinks, grey stays",
+          fills["leak_extra"].startswith("rgb(255,") and
+          fills["grow_cache"].startswith("rgb(255,") and
+          re.match(r"rgb\(\d+,\d+,255\)", fills["shrink_pool"]) is not None and
+          fills["leak_text"] == "rgb(220,220,220)", str(fills))
+    # Widths: the larger of the two runs (shrink_pool: its old 6144 bytes).
+    check("diff: as wide as the larger run",
+          flame_total(b) == 4096 + 8192 + 6144 + 8192, str(flame_total(b)))
+    # The leaked string's text, under its stack's frames in the table.
+    b.eval("""(() => { for (const r of document.querySelectorAll('#stacks tr.row'))
+      if (r.textContent.includes('leak_text')) r.click(); })()""")
+    shown = b.eval("Array.from(document.querySelectorAll('#stacks .block'))"
+                   ".map((e) => e.textContent).join('|')")
+    check("diff: the table shows what the string held",
+          "|session token: 1234" in shown, shown)
+    network_checks(b, "diff", url)
+
+
 def end_note(b):
     """The page's note on how the log ends, as shown, or None."""
     return b.eval("(() => { const n = document.getElementById('end-note');"
@@ -502,6 +568,39 @@ def test_classic_log(b):
     network_checks(b, "classic", url)
 
 
+def test_growth(b):
+    """Periodic scans (scan_every, progs/growth.c of the integration
+    tests): the page charts the stack whose still reachable bytes keep
+    growing, with --json's figures; a log without them has no such chart."""
+    log = os.path.join(OUT, "growth.log")
+    page = os.path.join(OUT, "growth.html")
+    trace(GROWTH, log, LIB, {"MEMLEAK_CONFIG": "scan_every=0.5"})
+    run([CHECKER, "--quiet", "--html", page, GROWTH, log])
+    growth = json.loads(run([CHECKER, "--json", GROWTH, log]))["growth"]
+    text, data = page_data(page)
+    static_checks("growth", text)
+    check("growth: one growing stack, add_node",
+          [g["frames"][0]["function"] for g in growth] == ["add_node"],
+          str([g["frames"][0]["function"] for g in growth]))
+    url = open_page(b, page, "growth")
+    check("growth: the section is shown",
+          not b.eval("document.getElementById('growth-section').hidden"))
+    lines = b.eval("Array.from(document.querySelectorAll('#growth-chart path.growth-line'))"
+                   ".map(p => p.dataset.fingerprint)")
+    check("growth: one line per growing stack, named by its fingerprint",
+          lines == [g["fingerprint"] for g in growth], "%s" % lines)
+    legend = b.eval("document.getElementById('growth-legend').textContent")
+    check("growth: the legend names the function", "add_node" in legend, legend)
+    check("growth: the page's points are --json's bytes at each scan",
+          data["growth"]["stacks"][0]["bytes"] == growth[0]["bytes_at_scans"])
+    network_checks(b, "growth", url)
+    # The classes program has no periodic scans: no growth chart.
+    page = os.path.join(OUT, "classes.html")
+    open_page(b, page, "classes (no growth)")
+    check("growth: hidden without periodic scans",
+          b.eval("document.getElementById('growth-section').hidden"))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     if cdp.find_chromium() is None:
@@ -513,7 +612,7 @@ def main():
         b.call("Page.enable")
         b.call("Runtime.enable")
         for test in (test_phases, test_hand_log, test_classes, test_cut_log,
-                     test_classic_log):
+                     test_classic_log, test_diff, test_growth):
             try:
                 test(b)
             except Exception as e:  # a broken page must not end the run

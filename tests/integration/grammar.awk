@@ -71,10 +71,23 @@ $1 == "#e" {
 	ended = FNR
 	next
 }
+$1 == "#w" {
+	if (!hex($2) || !dec($3) || $3 + 0 > 32 || $4 !~ /^([0-9a-f][0-9a-f])*$/ ||
+	    length($4) != 2 * $3) bad("malformed #w")
+	if (NF == 5 && !(frame($5) && $5 !~ /^-:/)) bad("#w: bad module reference")
+	if (NF > 5) bad("#w: extra fields")
+	next
+}
 $1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
 $1 == "#C" {
 	if ($2 == "suppression") {
 		if ($3 !~ /^leak:./ || NF != 3) bad("malformed #C suppression")
+		next
+	}
+	if ($2 == "cost") {
+		for (i = 3; i <= NF; i++)
+			if ($i !~ /^[a-z_]+=[0-9]+$/) bad("bad #C cost field " $i)
+		if ($3 !~ /^seq=/) bad("#C cost without seq")
 		next
 	}
 	if ($2 != "scan") bad("unknown #C record")

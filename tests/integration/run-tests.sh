@@ -30,8 +30,10 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-compress.sh"
 . "$HERE/tests-verdicts.sh"
 . "$HERE/tests-ci.sh"
+. "$HERE/tests-diff.sh"
 . "$HERE/tests-tree.sh"
 . "$HERE/tests-children.sh"
+. "$HERE/tests-growth.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -87,6 +89,10 @@ ALL_TESTS=(
 	tree-summary tree-classic
 	# tests-children.sh
 	children-untraced children-fork children-other-preload children-mtrace-run
+	# tests-diff.sh
+	diff-runs block-preview
+	# tests-growth.sh
+	growth-periodic growth-sleep growth-option growth-new-leaks growth-forks
 )
 
 passed=0 failed=0 skipped=0
