@@ -70,7 +70,12 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "how the log is written. zstd: compressed with libzstd by a thread of "  \
       "libmtrace's, off the program's threads (read it with zstdcat; "         \
       "mtrace-check reads it as it is); none: plain text; auto: zstd when "    \
-      "MALLOC_TRACE ends in .zst")
+      "MALLOC_TRACE ends in .zst")                                           \
+    X(mmap, NUMBER, 0, 0, 1, NULL, "0|1",                                      \
+      "1: anonymous private mappings the program makes (mmap, munmap, "      \
+      "mremap) are blocks too: logged with their stacks (#b mmap records), "   \
+      "classified by the scan, which then takes them for no roots; "           \
+      "malloc's and libmtrace's own mappings never appear")
 
 extern const char *const config_unwinders[];
 extern const char *const config_compressors[];

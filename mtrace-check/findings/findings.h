@@ -101,6 +101,7 @@ struct loss_record {
     int baseline; /* the fingerprint is in the --baseline file */
     int failing;  /* counts toward the exit status (--fail-on; a log
                      without verdicts: every leak) */
+    enum block_kind kind; /* malloc's, a pool's, a mapping (xblocks.h) */
 };
 
 struct totals {

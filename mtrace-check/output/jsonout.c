@@ -151,6 +151,8 @@ static void json_classes(const struct findings *f, FILE *out)
                 k++ ? ",\n" : "\n", class_name(r->cls), r->bytes, r->blocks,
                 r->indirect);
         json_cstring(out, r->suppressed_by);
+        if (r->kind != KIND_MALLOC) /* absent: malloc's (doc/json.md) */
+            fprintf(out, ",\"kind\":\"%s\"", block_kind_name(r->kind));
         fprintf(out, ",\"fingerprint\":\"%s\"", r->fingerprint);
         if (f->baseline)
             fprintf(out, ",\"baseline\":%s", r->baseline ? "true" : "false");

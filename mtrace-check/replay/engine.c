@@ -20,6 +20,7 @@ void engine_init(struct engine *e, const char *binary)
     locator_init(&e->loc, binary);
     ext_init(&e->ext);
     verdicts_init(&e->verdicts);
+    xblocks_init(&e->xb);
 }
 
 void engine_destroy(struct engine *e)
@@ -29,6 +30,7 @@ void engine_destroy(struct engine *e)
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
+    xblocks_destroy(&e->xb);
 }
 
 void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
@@ -141,6 +143,10 @@ void engine_record(struct engine *e, const char *line, size_t len,
     }
     if (verdicts_is_record(f[0])) {
         verdicts_record(&e->verdicts, line, len, e->nr);
+        return;
+    }
+    if (xblocks_is_record(f[0])) {
+        xblocks_record(&e->xb, &e->ext, &e->verdicts, line, len, e->nr);
         return;
     }
     ext_record(&e->ext, line, len, f, nf);

@@ -17,6 +17,7 @@
 #include "replay/table.h"
 #include "replay/timeline.h"
 #include "replay/verdict.h"
+#include "replay/xblocks.h"
 
 #include <string.h>
 
@@ -34,6 +35,7 @@ struct engine {
     struct timeline *tl;      /* fed when set (timeline.h: --html, --folded) */
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
+    struct xblocks xb;        /* other blocks: "#b", "#x", "#P", "#k" */
 };
 
 void engine_init(struct engine *e, const char *binary);

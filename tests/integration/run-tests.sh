@@ -30,6 +30,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-compress.sh"
 . "$HERE/tests-verdicts.sh"
 . "$HERE/tests-ci.sh"
+. "$HERE/tests-xblocks.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -79,6 +80,9 @@ ALL_TESTS=(
 	# tests-ci.sh
 	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
 	ci-suppressions ci-errors
+	# tests-xblocks.sh
+	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
+	xblocks-valgrind
 )
 
 passed=0 failed=0 skipped=0
