@@ -82,7 +82,7 @@ ALL_TESTS=(
 	ci-suppressions ci-errors
 	# tests-xblocks.sh
 	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
-	xblocks-valgrind
+	xblocks-valgrind xblocks-html
 )
 
 passed=0 failed=0 skipped=0

@@ -106,3 +106,26 @@ t_xblocks_valgrind() {
 	[ "$(grep -c ' bytes in .* blocks are ' vg.out)" -eq 4 ] ||
 		{ fail "valgrind lists other blocks: $(grep 'are ' vg.out)"; return 1; }
 }
+
+# The HTML page: the pool's and the mappings' stacks, marked with their
+# kind, with their classes among the page's loss records.
+t_xblocks_html() {
+	need_libmtrace || return
+	MEMLEAK_CONFIG=mmap=1 vrun log "$BUILD/xblocks" main || return 1
+	"$MTRACE_CHECK" --html page.html "$BUILD/xblocks" log >/dev/null 2>&1
+	[ -s page.html ] || { fail "no page"; return 1; }
+	python3 - page.html <<'PY' || { fail "page.html: $(cat py.out)"; return 1; }
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'id="mtc-data">\n(.*?)\n</script>', text, re.S).group(1))
+kinds, loss = d["stacks"].get("kind", []), d["loss"]
+keys = [c["key"] for c in d["classes"]]
+got = sorted((kinds[loss[k]], keys[loss[k + 1]], loss[k + 2])
+             for k in range(0, len(loss), 4) if kinds[loss[k]])
+want = sorted([("pool", "definitely_lost", 2001), ("pool", "still_reachable", 2002),
+               ("mmap", "definitely_lost", 65536), ("mmap", "still_reachable", 131072)])
+if got != want:
+    open("py.out", "w").write("%s != %s" % (got, want))
+    sys.exit(1)
+PY
+}
