@@ -9,7 +9,7 @@
 
 #define XB_FIRST_SLOTS 1024u
 
-static spinlock_t xb_lock = SPINLOCK_INIT(LOCK_RANK_SIDE);
+static spinlock_t xb_lock = SPINLOCK_INIT(LOCK_RANK_XBLOCKS);
 static struct xblock *slots;
 static size_t nslots, used;
 static size_t by_kind[3];

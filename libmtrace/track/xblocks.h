@@ -43,7 +43,7 @@ size_t xblocks_count(uint32_t kind);
 
 /* The scan: lock, visit every block, unlock (the scan holds the lock
  * while the world is stopped, after the live table's: debug.h rank
- * SIDE). */
+ * XBLOCKS). */
 void xblocks_lock(void);
 void xblocks_unlock(void);
 void xblocks_each(void (*fn)(const struct xblock *b, void *arg), void *arg);
