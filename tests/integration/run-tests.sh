@@ -82,7 +82,7 @@ ALL_TESTS=(
 	ci-suppressions ci-errors
 	# tests-xblocks.sh
 	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
-	xblocks-valgrind xblocks-html
+	xblocks-valgrind xblocks-html xblocks-threads
 )
 
 passed=0 failed=0 skipped=0

@@ -129,3 +129,19 @@ if got != want:
     sys.exit(1)
 PY
 }
+
+# Two threads take and give back each other's pool blocks at addresses
+# reused all the time: the log stays in causal order (each "#x" after its
+# "#b", no address live twice), and the one block leaked at the end is.
+t_xblocks_threads() {
+	need_libmtrace || return
+	vrun log "$BUILD/xblocks" threads || return 1
+	local order
+	order=$(awk '$1 == "#b" { k = $2 " " $3; if (k in live) { print "line " NR ": live twice"; exit }
+			live[k] = 1 }
+		$1 == "#x" { k = $2 " " $3; if (!(k in live)) { print "line " NR ": never live"; exit }
+			delete live[k] }' log)
+	[ -z "$order" ] || { fail "log out of order: $order"; return 1; }
+	[ "$(grep -c "^#b pool " log)" -eq 601 ] || { fail "$(grep -c "^#b pool " log) #b records, not 601"; return 1; }
+	expect_xrecords "$BUILD/xblocks" log "pool:definitely-lost:48:slot_take"
+}

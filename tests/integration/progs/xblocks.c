@@ -15,11 +15,18 @@
  *           moved by mremap to 5 (kept); MAP_FIXED of one page over the
  *           first page of a kept 4-page mapping (3 pages of it left, the
  *           new page leaked).
+ *   threads - two threads share a pool of 64-byte slots on a LIFO free
+ *           list, taking the same slot in turn (300 rounds each); at the
+ *           end a slot taken for 48 bytes is leaked, every other given
+ *           back.  The log must stay in causal order across the threads
+ *           (no address live twice).
  * Built at -O1 (a dead frame's pointer stays dead). */
 #define _GNU_SOURCE
 #include "util.h"
 #include <memleak.h>
 #include <mcheck.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #ifdef WITH_VALGRIND
@@ -120,6 +127,69 @@ __attribute__((noinline)) static void case_ops(void)
     kept_map3 = four + 4096;
 }
 
+/* ---- threads -------------------------------------------------------- */
+
+#define SLOTS 8
+#define ROUNDS 300
+static struct pool shared;
+static void *free_slot[SLOTS];
+static int nfree;
+static pthread_mutex_t slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static sem_t turn[2];
+
+static void *slot_take(size_t n)
+{
+    pthread_mutex_lock(&slot_lock);
+    void *b = free_slot[--nfree];
+    free_slot[nfree] = NULL;
+    memleak_pool_alloc(shared.id, b, n);
+    pthread_mutex_unlock(&slot_lock);
+    return b;
+}
+
+static void slot_give(void *b)
+{
+    pthread_mutex_lock(&slot_lock);
+    memleak_pool_free(shared.id, b);
+    free_slot[nfree++] = b;
+    pthread_mutex_unlock(&slot_lock);
+}
+
+/* Each round: thread 0 takes a slot and gives it back; thread 1 takes
+ * the same slot (the free list is LIFO), writes enough lines of its own
+ * for its log buffer to go out, and gives it back.  Thread 0's "#x" must
+ * be in the log before thread 1's "#b" of the same address although
+ * thread 0 writes nothing more in the meantime. */
+static void *pingpong(void *arg)
+{
+    int me = (int)(intptr_t)arg;
+    for (int i = 0; i < ROUNDS; i++) {
+        sem_wait(&turn[me]);
+        void *b = slot_take(64);
+        for (int k = 0; me == 1 && k < 200; k++)
+            free(used(malloc(24)));
+        slot_give(b);
+        sem_post(&turn[!me]);
+    }
+    return NULL;
+}
+
+__attribute__((noinline)) static void case_threads(void)
+{
+    shared.id = memleak_pool_create("slots");
+    shared.chunk = malloc(SLOTS * 64 + POOL_HEADER);
+    for (int i = 0; i < SLOTS; i++)
+        free_slot[nfree++] = shared.chunk + POOL_HEADER + i * 64;
+    sem_init(&turn[0], 0, 1);
+    sem_init(&turn[1], 0, 0);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, pingpong, (void *)(intptr_t)i);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    escape(slot_take(48)); /* definitely lost */
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -129,6 +199,8 @@ int main(int argc, char **argv)
         case_main();
     else if (strcmp(argv[1], "ops") == 0)
         case_ops();
+    else if (strcmp(argv[1], "threads") == 0)
+        case_threads();
     else
         return 2;
     return 0;
