@@ -113,6 +113,21 @@ int xtrack_have_maps(void)
     return xblocks_count(XB_MMAP) != 0;
 }
 
+/* The whole of one mapping (the usual munmap): found by its address,
+ * without a walk over the table.  Returns 1 when it was that. */
+static int unmap_exact(uintptr_t lo, size_t len)
+{
+    struct xblock b;
+    if (!xblocks_remove(XB_MMAP, lo, &b))
+        return 0;
+    if (b.size != len) { /* a part of it, or more: the walk does it */
+        xblocks_insert(&b);
+        return 0;
+    }
+    block_end(&b);
+    return 1;
+}
+
 size_t xtrack_unmap(const void *ptr, size_t len)
 {
     uintptr_t lo = (uintptr_t)ptr, hi = lo + len;
@@ -121,6 +136,11 @@ size_t xtrack_unmap(const void *ptr, size_t len)
     if (len == 0 || !xtrack_have_maps())
         return 0;
     gate_enter();
+    if (unmap_exact(lo, len)) {
+        threadlog_flush_mine();
+        gate_leave();
+        return 1;
+    }
     do {
         n = xblocks_take(XB_MMAP, lo, hi, 0, b, TAKE_BATCH);
         ended += n;

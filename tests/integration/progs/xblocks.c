@@ -14,7 +14,7 @@
  *           one unmapped (two of 4096 bytes left, the first kept); 2 pages
  *           moved by mremap to 5 (kept); MAP_FIXED of one page over the
  *           first page of a kept 4-page mapping (3 pages of it left, the
- *           new page leaked).
+ *           new page leaked); 2 pages mapped and unmapped whole.
  *   threads - two threads share a pool of 64-byte slots on a LIFO free
  *           list, taking the same slot in turn (300 rounds each); at the
  *           end a slot taken for 48 bytes is leaked, every other given
@@ -125,6 +125,7 @@ __attribute__((noinline)) static void case_ops(void)
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
     escape(over);
     kept_map3 = four + 4096;
+    munmap(map(2 * 4096), 2 * 4096); /* made and unmapped whole: nothing */
 }
 
 /* ---- threads -------------------------------------------------------- */
