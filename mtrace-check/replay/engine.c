@@ -20,6 +20,7 @@ void engine_init(struct engine *e, const char *binary)
     locator_init(&e->loc, binary);
     ext_init(&e->ext);
     verdicts_init(&e->verdicts);
+    previews_init(&e->previews);
     xblocks_init(&e->xb);
 }
 
@@ -30,6 +31,7 @@ void engine_destroy(struct engine *e)
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
+    previews_destroy(&e->previews);
     xblocks_destroy(&e->xb);
 }
 
@@ -143,6 +145,10 @@ void engine_record(struct engine *e, const char *line, size_t len,
     }
     if (verdicts_is_record(f[0])) {
         verdicts_record(&e->verdicts, line, len, e->nr);
+        return;
+    }
+    if (previews_is_record(f[0])) {
+        previews_record(&e->previews, f, nf, e->verdicts.scan_line);
         return;
     }
     if (xblocks_is_record(f[0])) {

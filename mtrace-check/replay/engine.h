@@ -17,6 +17,7 @@
 #include "replay/table.h"
 #include "replay/timeline.h"
 #include "replay/verdict.h"
+#include "replay/preview.h"
 #include "replay/xblocks.h"
 
 #include <string.h>
@@ -35,7 +36,8 @@ struct engine {
     struct timeline *tl;      /* fed when set (timeline.h: --html, --folded) */
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
-    struct xblocks xb;        /* other blocks: "#b", "#x", "#P", "#k" */
+    struct previews previews; /* "#b" records (preview.h)     */
+    struct xblocks xb;        /* other blocks: "#a", "#x", "#P", "#k" */
 };
 
 void engine_init(struct engine *e, const char *binary);
