@@ -70,11 +70,11 @@ static inline int mtf_op_releases(char op)
 #define MTF_VERDICT_DEFINITE 'd'
 
 /* Block previews (doc/format.md, "Block previews"), after a scan's "#c"
- * records: "#b 0xPTR N HEX [MID:0xOFF]", the first N bytes (at most
+ * records: "#w 0xPTR N HEX [MID:0xOFF]", the first N bytes (at most
  * MTF_PREVIEW_BYTES, N decimal) of the definitely lost block at PTR, and its first
  * word as module and offset when a module holds that address (a C++
  * object's vtable pointer).  One per allocation stack and scan. */
-#define MTF_REC_PREVIEW "#b"
+#define MTF_REC_PREVIEW "#w"
 #define MTF_PREVIEW_BYTES 32
 
 /* The end of a log (libmtrace writes it when it finishes a log; the
@@ -102,7 +102,7 @@ static inline int mtf_op_releases(char op)
  * blocks (memleak.h's memleak_pool_* calls) and anonymous private
  * mappings (MEMLEAK_CONFIG=mmap=1).  Records, so glibc's checker ignores
  * them:
- *   #a KIND 0xPTR 0xSIZE sSID [POOL]   a block of KIND becomes live
+ *   #b KIND 0xPTR 0xSIZE sSID [POOL]   a block of KIND becomes live
  *   #x KIND 0xPTR                      it ends
  *   #P new POOL NAME                   pool POOL is created (NAME: rest)
  *   #P destroy POOL                    every block of pool POOL ends
@@ -110,7 +110,7 @@ static inline int mtf_op_releases(char op)
  *                                      as "#c" is on a malloc block
  * A block is named by its kind and address (a pool block may start where
  * the chunk it was carved from starts). */
-#define MTF_REC_XBLOCK "#a"
+#define MTF_REC_XBLOCK "#b"
 #define MTF_REC_XBLOCK_END "#x"
 #define MTF_REC_POOL "#P"
 #define MTF_REC_XVERDICT "#k"

@@ -81,7 +81,7 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "internal call)")                                 \
     X(mmap, NUMBER, 0, 0, 1, NULL, "0|1",                                      \
       "1: anonymous private mappings the program makes (mmap, munmap, "      \
-      "mremap) are blocks too: logged with their stacks (#a mmap records), "   \
+      "mremap) are blocks too: logged with their stacks (#b mmap records), "   \
       "classified by the scan, which then takes them for no roots; "           \
       "malloc's and libmtrace's own mappings never appear")
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* preview.c - the "#b" records of a scan (see preview.h): for the first
+/* preview.c - the "#w" records of a scan (see preview.h): for the first
  * definitely lost block of each allocation stack, in address order, how
  * many of its first bytes follow and those bytes in hex (the count comes
  * first: glibc's Perl mtrace reads the third field of every line with
@@ -89,7 +89,7 @@ void preview_put(struct blockset *bs)
     size_t written = 0;
     memset(seen, 0, sizeof seen);
     for (size_t i = 0; i < bs->n && written < PREVIEW_MAX; i++) {
-        /* Not a pool's block nor a mapping (BLOCK_KIND_*): a "#b" names
+        /* Not a pool's block nor a mapping (BLOCK_KIND_*): a "#w" names
          * a malloc block by its address alone. */
         if (block_verdict(bs, i) != VERDICT_DEFINITE ||
             (block_flags(bs, i) & (BLOCK_FOREIGN | BLOCK_KIND_MASK)) ||

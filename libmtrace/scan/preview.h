@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* preview.h - what a leaked block holds: after a scan's verdicts, one
- * "#b" record per allocation stack with definitely lost blocks, giving
+ * "#w" record per allocation stack with definitely lost blocks, giving
  * the first bytes of one of them (at most MTF_PREVIEW_BYTES) and, when its
  * first word points into a loaded module, that word as module and offset
  * (a C++ object's vtable pointer: the checker names the class from the
@@ -13,7 +13,7 @@
 #define MT_PREVIEW_H
 #include "scan/mark.h"
 
-#define PREVIEW_MAX 1024 /* "#b" records in one scan */
+#define PREVIEW_MAX 1024 /* "#w" records in one scan */
 
 /* The records for the definitely lost blocks of BS (classified). */
 void preview_put(struct blockset *bs);

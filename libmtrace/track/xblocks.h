@@ -3,13 +3,13 @@
  * memleak_pool_* calls of memleak.h) and anonymous private mappings
  * (MEMLEAK_CONFIG=mmap=1).  Each has an address, a size, its allocation
  * stack and a kind; the reachability scan takes them as blocks like
- * malloc's (scan.c), and their lines are the "#a"/"#x"/"#P" records of
+ * malloc's (scan.c), and their lines are the "#b"/"#x"/"#P" records of
  * doc/format.md (xtrack.h writes them).
  *
  * The table is keyed by kind and address: a pool block may start where
  * the malloc block or mapping it was carved from starts.  It is small
  * and rare (no hot path goes near it): one lock, open addressing, memory
- * from pages_map (never a root).  A block remembers the tag of its "#a"
+ * from pages_map (never a root).  A block remembers the tag of its "#b"
  * line (threadlog.h), so that its "#x" line follows it in the log.
  * GPL-3.0-or-later. */
 #ifndef MT_XBLOCKS_H
@@ -23,7 +23,7 @@ struct xblock {
     uintptr_t addr;   /* 0: an empty slot */
     uint64_t size;
     uint32_t stack;   /* stacktab id */
-    uint32_t tag;     /* of its "#a" line */
+    uint32_t tag;     /* of its "#b" line */
     uint32_t pool;    /* XB_POOL: the pool's id */
     uint32_t kind;    /* enum xblock_kind */
 };

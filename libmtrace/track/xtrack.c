@@ -29,7 +29,7 @@ uint32_t xtrack_pool_create(const char *name)
     return id;
 }
 
-/* Enters the block and writes its "#a" line (inside the gate). */
+/* Enters the block and writes its "#b" line (inside the gate). */
 static void block_begin(uint32_t kind, uintptr_t ptr, uint64_t size,
                         uint32_t pool, struct stack *s)
 {
@@ -48,7 +48,7 @@ static void block_begin(uint32_t kind, uintptr_t ptr, uint64_t size,
 }
 
 /* Writes the "#x" line of a block taken out of the table, after its
- * "#a" (inside the gate; the caller hands the buffer over). */
+ * "#b" (inside the gate; the caller hands the buffer over). */
 static void block_end(const struct xblock *b)
 {
     char line[XLINE_MAX];

@@ -5,7 +5,7 @@
  * (interpose/pools.c, interpose/mmapwrap.c) call these with the recursion
  * guard set and only while tracer_active().
  *
- * Order in the log: a block's "#a" line carries a tag (threadlog.h) kept
+ * Order in the log: a block's "#b" line carries a tag (threadlog.h) kept
  * in the table; its "#x" (or its pool's "#P destroy") waits for that
  * line to be out, and is itself handed to the shared log at once, before
  * the memory can be reused by another thread (a mapping's release is

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* blockinfo.h - what a definitely lost loss record's blocks are: the
- * preview the scan took of one of them ("#b", replay/preview.h) and, when
+ * preview the scan took of one of them ("#w", replay/preview.h) and, when
  * its first word points into a vtable, the object's C++ class
  * (symbolize/vtable.h).  The writers show them (text, JSON "preview" and
  * "type", HTML).

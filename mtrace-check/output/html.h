@@ -29,7 +29,7 @@ typedef void html_more_fn(FILE *o, const struct findings *f,
 int html_write_more(const char *path, const struct findings *f,
                     html_more_fn *more, void *ctx);
 /* The data's "blocks" member (htmlmore.c): what definitely lost blocks
- * hold, per page stack; nothing when the log has no "#b" record. */
+ * hold, per page stack; nothing when the log has no "#w" record. */
 void html_more_blocks(FILE *o, const struct findings *f, const long *stack_of,
                       size_t n);
 

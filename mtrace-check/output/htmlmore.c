@@ -2,7 +2,7 @@
 /* htmlmore.c - the HTML page's "blocks" member: what the definitely lost
  * blocks of each stack hold (findings/blockinfo.h), shown with the
  * stack's frames in the page's table.  Written only when a loss record
- * has a preview, so a page of a log without "#b" records keeps its data.
+ * has a preview, so a page of a log without "#w" records keeps its data.
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "findings/blockinfo.h"

@@ -70,7 +70,7 @@ void report_json_record_open(FILE *out, const struct findings *f,
                              const struct loss_record *r);
 /* What a definitely lost record's block holds (blockout.c): the text
  * lines under its frames, the JSON members "preview" and "type" (nothing
- * when the log has no "#b" record for it). */
+ * when the log has no "#w" record for it). */
 void report_text_block(FILE *out, const struct loss_record *r);
 void report_json_block(FILE *out, const struct loss_record *r);
 /* The writers' --diff modes (difftext.c, diffjson.c, htmldiff.c). */

@@ -36,8 +36,8 @@ struct engine {
     struct timeline *tl;      /* fed when set (timeline.h: --html, --folded) */
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
-    struct previews previews; /* "#b" records (preview.h)     */
-    struct xblocks xb;        /* other blocks: "#a", "#x", "#P", "#k" */
+    struct previews previews; /* "#w" records (preview.h)     */
+    struct xblocks xb;        /* other blocks: "#b", "#x", "#P", "#k" */
 };
 
 void engine_init(struct engine *e, const char *binary);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* preview.c - the "#b" records (see preview.h).
+/* preview.c - the "#w" records (see preview.h).
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "replay/preview.h"

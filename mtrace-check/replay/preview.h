@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* preview.h - what definitely lost blocks held when the scan saw them: the
- * "#b" records (doc/format.md, "Block previews"), one per allocation
+ * "#w" records (doc/format.md, "Block previews"), one per allocation
  * stack and scan, each the first bytes of one block and, when its first
  * word pointed into a module, that word as module and offset.
  *
@@ -38,9 +38,9 @@ void previews_destroy(struct previews *p);
 
 static inline int previews_is_record(struct slice first)
 {
-    return first.n == 2 && first.p[0] == '#' && first.p[1] == 'b';
+    return first.n == 2 && first.p[0] == '#' && first.p[1] == MTF_REC_PREVIEW[1];
 }
-/* A "#b" line split into fields F[0..NF); SCAN_LINE: the line of the
+/* A "#w" line split into fields F[0..NF); SCAN_LINE: the line of the
  * last "#C scan" (0: none, the record is malformed). */
 void previews_record(struct previews *p, const struct slice *f, size_t nf,
                      uint64_t scan_line);

@@ -98,7 +98,7 @@ static struct xblock *new_block(struct xblocks *x, uint64_t key)
     return &x->b[i];
 }
 
-/* "#a KIND 0xPTR 0xSIZE sSID [POOL]"; a block live at the same place
+/* "#b KIND 0xPTR 0xSIZE sSID [POOL]"; a block live at the same place
  * ends first (as a "+" of a live address would warn: here it replaces). */
 static void read_begin(struct xblocks *x, struct ext_store *ext,
                        const struct slice *f, size_t nf, uint64_t nr)
@@ -220,7 +220,7 @@ void xblocks_record(struct xblocks *x, struct ext_store *ext,
     struct slice g[MAX_FIELDS];
     size_t ng = split_fields(line, len, g, MAX_FIELDS);
     switch (g[0].p[1]) {
-    case 'a':
+    case 'b':
         read_begin(x, ext, g, ng, nr);
         break;
     case 'x':

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* xblocks.h - blocks that are not malloc's (doc/format.md, "Other
- * blocks"): a pool's blocks and anonymous mappings, as the "#a", "#x",
+ * blocks"): a pool's blocks and anonymous mappings, as the "#b", "#x",
  * "#P" and "#k" records describe them.  glibc's checker ignores these
  * records, and so does the Perl-compatible part of the replay (engine.c's
  * table): they live here, keyed by kind and address, with their stacks,
@@ -22,7 +22,7 @@ enum block_kind { KIND_MALLOC, KIND_POOL, KIND_MMAP, KIND_COUNT };
 const char *block_kind_name(enum block_kind k); /* "malloc", "pool", ... */
 
 struct xblock {
-    uint64_t addr, size, line; /* line: of its "#a" */
+    uint64_t addr, size, line; /* line: of its "#b" */
     int32_t stack;             /* stack index, -1: none */
     uint32_t pool;             /* KIND_POOL: the pool's id */
     enum block_kind kind;
@@ -47,7 +47,7 @@ void xblocks_destroy(struct xblocks *x);
 static inline int xblocks_is_record(struct slice first)
 {
     return first.n == 2 && first.p[0] == '#' &&
-           (first.p[1] == 'a' || first.p[1] == 'x' || first.p[1] == 'P' ||
+           (first.p[1] == 'b' || first.p[1] == 'x' || first.p[1] == 'P' ||
             first.p[1] == 'k');
 }
 /* A record, LINE[0..LEN) (line NR); EXT resolves stack references, V

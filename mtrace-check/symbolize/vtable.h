@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vtable.h - the C++ class whose vtable holds an address: what a leaked
- * object is, from its first word (the "#b" records, doc/format.md).
+ * object is, from its first word (the "#w" records, doc/format.md).
  *
  * The ELF file's symbol tables (.symtab, else .dynsym) are searched for
  * an object symbol "_ZTV..." (a vtable) whose extent holds the offset;

@@ -71,11 +71,11 @@ $1 == "#e" {
 	ended = FNR
 	next
 }
-$1 == "#b" {
+$1 == "#w" {
 	if (!hex($2) || !dec($3) || $3 + 0 > 32 || $4 !~ /^([0-9a-f][0-9a-f])*$/ ||
-	    length($4) != 2 * $3) bad("malformed #b")
-	if (NF == 5 && !(frame($5) && $5 !~ /^-:/)) bad("#b: bad module reference")
-	if (NF > 5) bad("#b: extra fields")
+	    length($4) != 2 * $3) bad("malformed #w")
+	if (NF == 5 && !(frame($5) && $5 !~ /^-:/)) bad("#w: bad module reference")
+	if (NF > 5) bad("#w: extra fields")
 	next
 }
 $1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
@@ -96,10 +96,10 @@ $1 == "#c" {
 	next
 }
 function kind(s) { return s == "pool" || s == "mmap" }
-$1 == "#a" {
-	if (NF < 5 || NF > 6 || !kind($2) || !hex($3) || !size($4)) bad("malformed #a")
-	if ($5 !~ /^s[0-9]+$/ || !(substr($5, 2) in stacks)) bad("#a: stack id not defined before use")
-	if (NF == 6 && ($2 != "pool" || !dec($6))) bad("#a: bad pool id")
+$1 == "#b" {
+	if (NF < 5 || NF > 6 || !kind($2) || !hex($3) || !size($4)) bad("malformed #b")
+	if ($5 !~ /^s[0-9]+$/ || !(substr($5, 2) in stacks)) bad("#b: stack id not defined before use")
+	if (NF == 6 && ($2 != "pool" || !dec($6))) bad("#b: bad pool id")
 	next
 }
 $1 == "#x" { if (NF != 3 || !kind($2) || !hex($3)) bad("malformed #x"); next }

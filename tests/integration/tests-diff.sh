@@ -86,17 +86,17 @@ t_block_preview() {
 	need_libmtrace || return
 	local prog=$BUILD/block_preview
 	traced bp.log "$prog" >out 2>err || { fail "block_preview: status $?"; return 1; }
-	# One "#b" record per definitely lost stack, the objects' first word
+	# One "#w" record per definitely lost stack, the objects' first word
 	# as module and offset.
-	[ "$(grep -c '^#b ' bp.log)" -eq 3 ] || { fail "want 3 #b records:"; grep '^#b' bp.log; return 1; }
-	[ "$(grep -c '^#b 0x[0-9a-f]* 16 [0-9a-f]\{32\} [0-9]*:0x[0-9a-f]*$' bp.log)" -eq 2 ] ||
-		{ fail "the objects' records name no module"; grep '^#b' bp.log; return 1; }
+	[ "$(grep -c '^#w ' bp.log)" -eq 3 ] || { fail "want 3 #w records:"; grep '^#w' bp.log; return 1; }
+	[ "$(grep -c '^#w 0x[0-9a-f]* 16 [0-9a-f]\{32\} [0-9]*:0x[0-9a-f]*$' bp.log)" -eq 2 ] ||
+		{ fail "the objects' records name no module"; grep '^#w' bp.log; return 1; }
 	# glibc's checker ignores the records: the same report, no warning.
 	/usr/bin/mtrace "$prog" bp.log >perl.out 2>perl.err
-	grep -v '^#b ' bp.log >nob.log
+	grep -v '^#w ' bp.log >nob.log
 	/usr/bin/mtrace "$prog" nob.log >perl-nob.out 2>&1
 	[ ! -s perl.err ] || { fail "mtrace(1) warns: $(head -3 perl.err)"; return 1; }
-	cmp -s perl.out perl-nob.out || { fail "mtrace(1) reads the #b records"; return 1; }
+	cmp -s perl.out perl-nob.out || { fail "mtrace(1) reads the #w records"; return 1; }
 	diff_check 1 --json "$prog" bp.log || return 1
 	[ "$(preview_of leak_text)" = "Hello, leaked world!............|None" ] ||
 		{ fail "leak_text: $(preview_of leak_text)"; return 1; }
@@ -105,10 +105,10 @@ t_block_preview() {
 	[ "$(preview_of leak_gadget | cut -d'|' -f2)" = shop::Gadget ] ||
 		{ fail "leak_gadget: $(preview_of leak_gadget)"; return 1; }
 	# Malformed records are counted and skipped, never fatal.
-	{ cat bp.log; printf '%s\n' '#b 0x10 3 abcd' '#b 0x10 33 00' '#b zz 1 00' '#b 0x10 1 0g'; } >bad.log
+	{ cat bp.log; printf '%s\n' '#w 0x10 3 abcd' '#w 0x10 33 00' '#w zz 1 00' '#w 0x10 1 0g'; } >bad.log
 	diff_check 1 --json "$prog" bad.log || return 1
 	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["totals"]["bad_records"] != 4)' d.out ||
-		{ fail "malformed #b records not counted"; return 1; }
+		{ fail "malformed #w records not counted"; return 1; }
 	diff_check 1 "$prog" bp.log || return 1
 	grep -q '^  first 32 bytes: 48 65 6c 6c 6f .*  |Hello, leaked world!\.*|$' d.out &&
 		grep -q '^  type Widget (from its vtable)$' d.out &&

@@ -52,9 +52,9 @@ t_xblocks_pools() {
 	need_libmtrace || return
 	vrun log "$BUILD/xblocks" main || return 1
 	grep -q '^#P destroy ' log || { fail "no #P destroy record"; return 1; }
-	! grep -q '^#a mmap ' log || { fail "mappings tracked without mmap=1"; return 1; }
+	! grep -q '^#b mmap ' log || { fail "mappings tracked without mmap=1"; return 1; }
 	expect_xrecords "$BUILD/xblocks" log "$XB_POOLS" || return 1
-	grep -vE '^#[axPk] ' log >stripped
+	grep -vE '^#[bxPk] ' log >stripped
 	limited mtrace "$BUILD/xblocks" log >glibc.out 2>&1
 	limited mtrace "$BUILD/xblocks" stripped >glibc.stripped 2>&1
 	cmp -s glibc.out glibc.stripped ||
@@ -132,16 +132,16 @@ PY
 
 # Two threads take and give back each other's pool blocks at addresses
 # reused all the time: the log stays in causal order (each "#x" after its
-# "#a", no address live twice), and the one block leaked at the end is.
+# "#b", no address live twice), and the one block leaked at the end is.
 t_xblocks_threads() {
 	need_libmtrace || return
 	vrun log "$BUILD/xblocks" threads || return 1
 	local order
-	order=$(awk '$1 == "#a" { k = $2 " " $3; if (k in live) { print "line " NR ": live twice"; exit }
+	order=$(awk '$1 == "#b" { k = $2 " " $3; if (k in live) { print "line " NR ": live twice"; exit }
 			live[k] = 1 }
 		$1 == "#x" { k = $2 " " $3; if (!(k in live)) { print "line " NR ": never live"; exit }
 			delete live[k] }' log)
 	[ -z "$order" ] || { fail "log out of order: $order"; return 1; }
-	[ "$(grep -c "^#a pool " log)" -eq 601 ] || { fail "$(grep -c "^#a pool " log) #a records, not 601"; return 1; }
+	[ "$(grep -c "^#b pool " log)" -eq 601 ] || { fail "$(grep -c "^#b pool " log) #b records, not 601"; return 1; }
 	expect_xrecords "$BUILD/xblocks" log "pool:definitely-lost:48:slot_take"
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Unit tests: the records of blocks that are not malloc's (replay/
- * xblocks.c): "#a", "#x", "#P" and "#k" replayed by the engine, the
+ * xblocks.c): "#b", "#x", "#P" and "#k" replayed by the engine, the
  * blocks live at the end, their verdicts, and the malloc block at the
  * same address kept apart.
  *
@@ -48,16 +48,16 @@ START_TEST(lifetimes)
     engine_init(&e, NULL);
     feed(&e, HEAD
          "#P new 1 requests pool\n#P new 2 other\n"
-         "#a pool 0x1000 0x10 s1 1\n#a pool 0x1010 0x20 s2 1\n"
-         "#a pool 0x2000 0x30 s1 2\n#a pool 0x2040 0x30 s1 2\n"
+         "#b pool 0x1000 0x10 s1 1\n#b pool 0x1010 0x20 s2 1\n"
+         "#b pool 0x2000 0x30 s1 2\n#b pool 0x2040 0x30 s1 2\n"
          "#x pool 0x1010\n#P destroy 2\n"
-         "#a mmap 0x7000 0x3000 s2\n#x mmap 0x7000\n"
-         "#a mmap 0x7000 0x1000 s2\n#a mmap 0x9000 0x1000 s2\n"
-         "#a pool 0x1000 0x40 s2 1\n");
+         "#b mmap 0x7000 0x3000 s2\n#x mmap 0x7000\n"
+         "#b mmap 0x7000 0x1000 s2\n#b mmap 0x9000 0x1000 s2\n"
+         "#b pool 0x1000 0x40 s2 1\n");
     ck_assert_uint_eq(e.xb.live, 3);
     ck_assert_uint_eq(e.xb.bad_records, 0);
     const struct xblock *b = live(&e, KIND_POOL, 0x1000);
-    ck_assert_ptr_nonnull(b); /* the second "#a" replaced the first */
+    ck_assert_ptr_nonnull(b); /* the second "#b" replaced the first */
     ck_assert_uint_eq(b->size, 0x40);
     ck_assert_uint_eq(b->pool, 1);
     ck_assert_ptr_null(live(&e, KIND_POOL, 0x1010));
@@ -76,11 +76,11 @@ START_TEST(verdicts_by_kind)
     engine_init(&e, NULL);
     /* A pool block where its malloc chunk starts: "#k" is the pool
      * block's verdict, "#c" the chunk's; neither takes the other's. */
-    feed(&e, HEAD "+ 0x1000 0x1000 s1\n#a pool 0x1000 0x10 s2 1\n"
-                  "#a pool 0x1010 0x10 s2 1\n#a mmap 0x7000 0x1000 s2\n"
+    feed(&e, HEAD "+ 0x1000 0x1000 s1\n#b pool 0x1000 0x10 s2 1\n"
+                  "#b pool 0x1010 0x10 s2 1\n#b mmap 0x7000 0x1000 s2\n"
                   "#C scan seq=1 trigger=exit\n#k pool 0x1000 d 16\n"
                   "#k pool 0x1010 i\n#k mmap 0x7000 p\n"
-                  "#a pool 0x1020 0x10 s2 1\n");
+                  "#b pool 0x1020 0x10 s2 1\n");
     ck_assert_int_eq(cls(&e, KIND_POOL, 0x1000), CLASS_DEFINITE);
     ck_assert_int_eq(cls(&e, KIND_POOL, 0x1010), CLASS_INDIRECT);
     ck_assert_int_eq(cls(&e, KIND_MMAP, 0x7000), CLASS_POSSIBLE);
@@ -105,8 +105,8 @@ START_TEST(bad_records)
 {
     struct engine e;
     engine_init(&e, NULL);
-    feed(&e, HEAD "#a heap 0x1 0x1 s1\n#a pool 1 0x1 s1\n#a pool 0x1 zz s1\n"
-                  "#a pool 0x1 0x1 s1 x\n#x pool\n#P rename 1\n#P new x y\n"
+    feed(&e, HEAD "#b heap 0x1 0x1 s1\n#b pool 1 0x1 s1\n#b pool 0x1 zz s1\n"
+                  "#b pool 0x1 0x1 s1 x\n#x pool\n#P rename 1\n#P new x y\n"
                   "#k pool 0x1 d\n" /* before any scan */
                   "#C scan seq=1\n#k pool 0x1 r\n#k pool 0x1 d 1 2\n");
     ck_assert_uint_eq(e.xb.bad_records, 10);

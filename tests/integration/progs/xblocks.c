@@ -159,7 +159,7 @@ static void slot_give(void *b)
 /* Each round: thread 0 takes a slot and gives it back; thread 1 takes
  * the same slot (the free list is LIFO), writes enough lines of its own
  * for its log buffer to go out, and gives it back.  Thread 0's "#x" must
- * be in the log before thread 1's "#a" of the same address although
+ * be in the log before thread 1's "#b" of the same address although
  * thread 0 writes nothing more in the meantime. */
 static void *pingpong(void *arg)
 {
