@@ -9,6 +9,10 @@
  * wait: the time to the end of the process is what a leak checker's exit
  * check costs (LeakSanitizer's; libmtrace's scan, whose own figure is in
  * its exit report).
+ * With a third argument WAIT (seconds), main first naps 1 ms at a time for
+ * WAIT seconds on the finished heap and prints "max-late MS", the most a
+ * nap overran: how long the program was kept from running meanwhile (the
+ * periodic scans' stall, periodic-bench.py).
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include <pthread.h>
@@ -58,12 +62,38 @@ static void *build(void *arg)
     return head;
 }
 
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Naps of 1 ms for WAIT seconds; prints the longest overrun. */
+static void nap_and_measure(double wait)
+{
+    double start = now(), late = 0;
+    while (now() - start < wait) {
+        struct timespec ms = { 0, 1000000 };
+        double t0 = now();
+        nanosleep(&ms, NULL);
+        double over = now() - t0 - 1e-3;
+        if (over > late)
+            late = over;
+    }
+    char line[64];
+    int n = snprintf(line, sizeof line, "max-late %.3f\n", late * 1e3);
+    if (write(1, line, (size_t)n) != n)
+        exit(1);
+}
+
 int main(int argc, char **argv)
 {
     long total = argc > 1 ? atol(argv[1]) : 1000000;
     int threads = argc > 2 ? atoi(argv[2]) : 8;
-    if (total < 1 || threads < 1 || threads > 64) {
-        fprintf(stderr, "usage: scanheap [BLOCKS [THREADS]]\n");
+    double wait = argc > 3 ? atof(argv[3]) : 0;
+    if (total < 1 || threads < 1 || threads > 64 || wait < 0) {
+        fprintf(stderr, "usage: scanheap [BLOCKS [THREADS [WAIT]]]\n");
         return 2;
     }
     per_thread = total / threads;
@@ -74,6 +104,8 @@ int main(int argc, char **argv)
     while (built < threads)
         pthread_cond_wait(&changed, &lock);
     pthread_mutex_unlock(&lock);
+    if (wait > 0)
+        nap_and_measure(wait);
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     char line[64];

@@ -63,6 +63,10 @@ static inline int mtf_op_releases(char op)
 #define MTF_REC_SCAN "#C"
 #define MTF_REC_VERDICT "#c"
 #define MTF_SCAN_KEYWORD "scan"
+/* "#C cost seq=N us= stop_us= hold_us= stall_us=": what scan N cost. */
+#define MTF_COST_KEYWORD "cost"
+/* The trigger of a scan made by MEMLEAK_CONFIG=scan_every. */
+#define MTF_TRIGGER_PERIODIC "periodic"
 #define MTF_SUPPRESSION_KEYWORD "suppression"
 #define MTF_VERDICT_REACHABLE 'r'
 #define MTF_VERDICT_POSSIBLE 'p'

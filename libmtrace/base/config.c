@@ -33,6 +33,7 @@ const char *mt_trace_path;
 #define CONFIG_DEFAULT_SIGNAL(name, def) c->name = def;
 #define CONFIG_DEFAULT_TEXT(name, def) strcpy(c->name, def);
 #define CONFIG_DEFAULT_SIZE(name, def) c->name = def;
+#define CONFIG_DEFAULT_SECONDS(name, def) c->name = def;
 #define CONFIG_DEFAULT(name, kind, def, ...) CONFIG_DEFAULT_##kind(name, def)
 
 void config_defaults(struct config *c)
@@ -72,6 +73,43 @@ static long parse_bytes(const char *s, size_t len)
     for (int shift = unit ? (int)(unit - units + 1) : 0; shift > 0; shift--)
         v <<= 10;
     return v;
+}
+
+/* A duration in seconds, "2", "0.5", "0.001", to microseconds; -1 if it
+ * is not one (more than 6 digits after the point, no digit, a sign). */
+static long parse_seconds(const char *s, size_t len)
+{
+    const char *dot = memchr(s, '.', len);
+    size_t whole = dot ? (size_t)(dot - s) : len;
+    size_t frac = dot ? len - whole - 1 : 0;
+    if (frac > 6 || (whole == 0 && frac == 0))
+        return -1;
+    long w = whole ? parse_decimal(s, whole) : 0;
+    long f = frac ? parse_decimal(dot + 1, frac) : 0;
+    if (w < 0 || f < 0)
+        return -1;
+    for (size_t i = frac; i < 6; i++)
+        f *= 10;
+    return w * 1000000 + f;
+}
+
+/* Microseconds US as seconds: "0.01", "86400". */
+static char *fmt_seconds(char *p, long us)
+{
+    p = fmt_dec(p, (uint64_t)(us / 1000000));
+    long f = us % 1000000;
+    if (f) {
+        char digits[7];
+        for (int i = 5; i >= 0; i--, f /= 10)
+            digits[i] = (char)('0' + f % 10);
+        int n = 6;
+        while (digits[n - 1] == '0')
+            n--;
+        *p++ = '.';
+        memcpy(p, digits, (size_t)n);
+        p += n;
+    }
+    return p;
 }
 
 static const struct {
@@ -145,9 +183,18 @@ static const char *range_problem(const struct config_option *o)
     char *p = msg;
     static const char head[] = "value out of range (", tail[] = ") in option";
     memcpy(p, head, sizeof head - 1);
-    p = fmt_dec(p + sizeof head - 1, (uint64_t)o->lo);
-    *p++ = '-';
-    p = fmt_dec(p, (uint64_t)o->hi);
+    p += sizeof head - 1;
+    if (o->kind == CONFIG_SECONDS) {
+        p = fmt_seconds(p, o->lo);
+        *p++ = '-';
+        p = fmt_seconds(p, o->hi);
+        memcpy(p, " seconds", 8);
+        p += 8;
+    } else {
+        p = fmt_dec(p, (uint64_t)o->lo);
+        *p++ = '-';
+        p = fmt_dec(p, (uint64_t)o->hi);
+    }
     memcpy(p, tail, sizeof tail);
     return msg;
 }
@@ -201,6 +248,17 @@ static const char *set_value(struct config *c, const struct config_option *o,
         if (v < 0)
             return "not a size (512k, 1m, 4096): option";
         if (v < o->lo || v > o->hi)
+            return range_problem(o);
+        *(long *)field = v;
+        return NULL;
+    }
+    case CONFIG_SECONDS: {
+        if (val == NULL || len == 0)
+            return "no value given: option";
+        long v = parse_seconds(val, len);
+        if (v < 0)
+            return "not a duration in seconds (0.5, 2): option";
+        if (v != 0 && (v < o->lo || v > o->hi)) /* 0: off */
             return range_problem(o);
         *(long *)field = v;
         return NULL;

@@ -13,7 +13,9 @@
 /* Option kinds: FLAG (no value), NUMBER (decimal in LO..HI), CHOICE (one
  * of the names in CHOICES, stored as its index), SIGNAL (a signal that
  * can carry reports), TEXT (a string of at most CONFIG_TEXT_MAX - 1),
- * SIZE (bytes in LO..HI: decimal with an optional k, m or g suffix). */
+ * SIZE (bytes in LO..HI: decimal with an optional k, m or g suffix),
+ * SECONDS (a duration, decimal with up to 6 digits after a point, stored
+ * in microseconds; LO..HI in microseconds too). */
 #define CONFIG_TEXT_MAX 512
 
 enum unwinder { UNWIND_FAST, UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
@@ -78,7 +80,15 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "their environment loses libmtrace from LD_PRELOAD, MEMLEAK_CONFIG and " \
       "MALLOC_TRACE (fork children of this program stay traced; what "         \
       "system() and popen() start stays traced, glibc starts it by an "        \
-      "internal call)")                                 \
+      "internal call)")                                                       \
+    X(scan_every, SECONDS, 0, 10000, 86400000000L, NULL, "SECONDS",           \
+      "periodic scans: every SECONDS (0.5, 2, 0.01 to 86400) while the "      \
+      "program runs, a thread of libmtrace's scans the heap and writes the "   \
+      "verdicts into the log, as at a report point (#C scan "                  \
+      "trigger=periodic), with what the scan cost (#C cost); mtrace-check "    \
+      "then lists the stacks whose still reachable bytes keep growing. The "   \
+      "program's sleeps and waits are never cut short; a fork child makes "    \
+      "none; needs reach=1 and a log")                                          \
     X(mmap, NUMBER, 0, 0, 1, NULL, "0|1",                                      \
       "1: anonymous private mappings the program makes (mmap, munmap, "      \
       "mremap) are blocks too: logged with their stacks (#b mmap records), "   \
@@ -94,6 +104,7 @@ extern const char *const config_compressors[];
 #define CONFIG_FIELD_SIGNAL(name) int name;
 #define CONFIG_FIELD_TEXT(name) char name[CONFIG_TEXT_MAX];
 #define CONFIG_FIELD_SIZE(name) long name;
+#define CONFIG_FIELD_SECONDS(name) long name;
 #define CONFIG_FIELD(name, kind, ...) CONFIG_FIELD_##kind(name)
 
 /* One field per option, named as the option ("" / 0: not given). */
@@ -107,7 +118,8 @@ enum config_kind {
     CONFIG_CHOICE,
     CONFIG_SIGNAL,
     CONFIG_TEXT,
-    CONFIG_SIZE
+    CONFIG_SIZE,
+    CONFIG_SECONDS
 };
 
 /* An option as the table describes it. */

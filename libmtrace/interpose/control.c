@@ -10,6 +10,7 @@
 #include "track/forkgate.h"
 #include "base/guard.h"
 #include "scan/heapwalk.h"
+#include "scan/periodic.h"
 #include "unwind/lastframe.h"
 #include "base/real.h"
 #include "scan/report.h"
@@ -101,6 +102,8 @@ static int report_at_exit(void)
 static void verdicts_at_end(void)
 {
     GUARD_SCOPE(entered);
+    if (entered)
+        periodic_pause(); /* this scan is the last; never resumed */
     if (entered && tracer_active() && report_at_exit())
         report_write("exit", NULL);
     else if (entered && tracer_active() && tracelog_logging())
@@ -139,8 +142,10 @@ static void release_and_flush_at_exit(void *unused)
 static void end_log(const char *reason)
 {
     GUARD_SCOPE(entered);
-    if (entered && tracer_started())
+    if (entered && tracer_started()) {
+        periodic_pause(); /* no scan's records after "#e" */
         tracelog_end(reason, 0, 0);
+    }
 }
 
 /* quick_exit() runs neither atexit handlers nor our _exit(): the
@@ -195,6 +200,9 @@ static void start_collection(void)
         tracer_start();
         say_if_untraced();
         report_watch_signal(mt_config.signal, sigtramp_sigaction);
+        if (mt_config.reach && !mt_sample_rate && !mt_config.classic &&
+            tracelog_logging())
+            periodic_start(mt_config.scan_every);
         sigtramp_watch_fatal();
     }
     mutex_unlock(&control_lock, LOCK_RANK_CONTROL);

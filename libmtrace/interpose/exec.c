@@ -15,6 +15,7 @@
 #include "interpose/childexec.h"
 #include "../include/mtrace-format.h"
 #include "log/tracelog.h"
+#include "scan/periodic.h"
 #include "track/tracer.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -31,8 +32,10 @@ extern char **environ;
 static void flush_before_exec(void)
 {
     GUARD_SCOPE(entered);
-    if (entered && tracer_started())
+    if (entered && tracer_started()) {
+        periodic_pause(); /* no scan's records after "#e exec" */
         tracelog_end(MTF_END_EXEC, 0, 0);
+    }
 }
 
 /* The exec failed: the image logs on as before. */
@@ -41,8 +44,10 @@ static int exec_failed(int result)
     int saved = errno;
     {
         GUARD_SCOPE(entered);
-        if (entered && tracer_started())
+        if (entered && tracer_started()) {
             tracelog_exec_failed();
+            periodic_resume();
+        }
         tracelog_exec_over();
     }
     errno = saved;

@@ -115,6 +115,42 @@ void leakreport_build(struct leak_report *lr, const struct scan_result *scan)
     qsort(lr->groups, lr->ngroups, sizeof *lr->groups, by_class_then_size);
 }
 
+uint8_t *leakreport_definite_bits(const struct scan_result *scan,
+                                  size_t *bits)
+{
+    *bits = 0;
+    if (!scan->done)
+        return NULL;
+    size_t n = (size_t)stacktab_count() + 2;
+    uint8_t *map = pages_map((n + 7) / 8);
+    if (map == NULL)
+        return NULL;
+    const struct blockset *bs = &scan->bs;
+    for (size_t i = 0; i < bs->n; i++) {
+        uint32_t st = block_stack(bs, i);
+        if (block_verdict(bs, i) == VERDICT_DEFINITE && st < n &&
+            !(block_flags(bs, i) & BLOCK_FOREIGN))
+            map[st / 8] |= (uint8_t)(1u << (st % 8));
+    }
+    *bits = n;
+    return map;
+}
+
+void leakreport_free_bits(uint8_t *map, size_t bits)
+{
+    if (map)
+        pages_unmap(map, (bits + 7) / 8);
+}
+
+/* A definitely lost group whose stack had none at the previous scan. */
+static int is_new(const struct leak_report *lr, const struct leak_group *g)
+{
+    if (g->v != VERDICT_DEFINITE || lr->previous_definite == NULL)
+        return 0;
+    return g->stack >= lr->previous_bits ||
+           !(lr->previous_definite[g->stack / 8] & (1u << (g->stack % 8)));
+}
+
 void leakreport_free(struct leak_report *lr)
 {
     pages_unmap(lr->groups, lr->cap * sizeof *lr->groups);
@@ -217,6 +253,8 @@ void leakreport_body(struct writer *w, const struct leak_report *lr,
         }
         writer_puts(w, " stack ");
         writer_dec(w, g->stack);
+        if (is_new(lr, g))
+            writer_puts(w, " new");
         writer_putc(w, '\n');
         const struct stack *st = stacktab_by_id(g->stack);
         for (unsigned k = 0; st && k < st->depth; k++) {

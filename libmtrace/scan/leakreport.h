@@ -16,7 +16,19 @@ struct leak_report {
     size_t ngroups, cap;
     struct class_sum sum[VERDICT_COUNT], suppressed;
     struct class_sum *by_pattern; /* per suppression                  */
+    /* The stacks with definitely lost blocks at the scan before this
+     * one (a bit per stack id), or NULL when there was none: a definitely
+     * lost group of another stack is marked "new" (doc/report.md). */
+    const uint8_t *previous_definite;
+    size_t previous_bits;
 };
+
+/* A bit per stack id: the stacks with definitely lost blocks in SCAN's
+ * verdicts (pages_map'd, *BITS set to its size in bits; NULL when the
+ * scan failed or out of memory).  Free with leakreport_free_bits. */
+uint8_t *leakreport_definite_bits(const struct scan_result *scan,
+                                  size_t *bits);
+void leakreport_free_bits(uint8_t *map, size_t bits);
 
 /* Groups the scan's lost blocks and applies the suppressions (done
  * after the world runs again: it may read symbol tables). */

@@ -68,6 +68,10 @@ static double seconds_between(const struct timespec *a,
     return (double)(b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
+/* The stacks with definitely lost blocks at the latest scan (report lock). */
+static uint8_t *definite_before;
+static size_t definite_before_bits;
+
 static void forget_stack_history(struct stack *s, void *arg)
 {
     (void)arg;
@@ -78,6 +82,9 @@ static void forget_stack_history(struct stack *s, void *arg)
 static void report_after_fork_child(void)
 {
     stacktab_each(forget_stack_history, NULL);
+    leakreport_free_bits(definite_before, definite_before_bits);
+    definite_before = NULL;
+    definite_before_bits = 0;
 }
 
 void report_start_clock(void)
@@ -477,6 +484,15 @@ static int open_destination(int *owned)
     return fd;
 }
 
+/* SCAN is the latest: its definitely lost stacks replace the ones kept. */
+static void remember_definite(const struct scan_result *scan)
+{
+    if (!scan->done)
+        return;
+    leakreport_free_bits(definite_before, definite_before_bits);
+    definite_before = leakreport_definite_bits(scan, &definite_before_bits);
+}
+
 int report_write(const char *trigger, const char *label)
 {
     mutex_lock(&report_lock, LOCK_RANK_REPORT);
@@ -493,6 +509,8 @@ int report_write(const char *trigger, const char *label)
     struct leak_report lr;
     scan_run(&scan, trigger);
     leakreport_build(&lr, &scan);
+    lr.previous_definite = definite_before;
+    lr.previous_bits = definite_before_bits;
 
     struct gather g = { 0 };
     g.cap = stacktab_count() + 64;
@@ -517,6 +535,7 @@ int report_write(const char *trigger, const char *label)
     }
     pages_unmap(g.rows, g.cap * sizeof *g.rows);
     leakreport_free(&lr);
+    remember_definite(&scan);
     scan_release(&scan);
     mutex_unlock(&report_lock, LOCK_RANK_REPORT);
     /* The log on disk then holds every event the report counted, so it can
@@ -530,9 +549,34 @@ int report_verdicts(const char *trigger)
     struct scan_result scan;
     mutex_lock(&report_lock, LOCK_RANK_REPORT);
     int result = scan_run(&scan, trigger);
+    remember_definite(&scan);
     scan_release(&scan);
     mutex_unlock(&report_lock, LOCK_RANK_REPORT);
     return result;
+}
+
+int report_verdicts_if(int (*go)(void), const char *trigger)
+{
+    struct scan_result scan;
+    int result = -1;
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
+    if (go()) {
+        result = scan_run(&scan, trigger);
+        remember_definite(&scan);
+        scan_release(&scan);
+    }
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
+    return result;
+}
+
+void report_hold(void)
+{
+    mutex_lock(&report_lock, LOCK_RANK_REPORT);
+}
+
+void report_let_go(void)
+{
+    mutex_unlock(&report_lock, LOCK_RANK_REPORT);
 }
 
 /* ---- the signal trigger --------------------------------------------------- */

@@ -16,6 +16,13 @@ int report_write(const char *trigger, const char *label);
 /* The reachability scan alone, its verdicts into the log (exit without
  * mtraceinit): same conditions as report_write.  Returns 0 when it ran. */
 int report_verdicts(const char *trigger);
+/* report_verdicts, if GO() says yes once the report lock is held (the
+ * periodic scans, periodic.h). */
+int report_verdicts_if(int (*go)(void), const char *trigger);
+/* The report lock alone: no report or scan runs between the two calls
+ * (fork, periodic_pause).  report_let_go in a fork child too. */
+void report_hold(void);
+void report_let_go(void);
 /* Reports on signal SIG: the handler only posts a semaphore; a thread of
  * ours writes the report, so it comes even while the program is idle.
  * SET_ACTION installs the handler: the interposition layer's sigaction

@@ -230,6 +230,26 @@ static void put_scan_header(const struct scan_result *res, const char *trigger)
     p = put_key(p, " blocks=", res->bs.n);
     p = put_key(p, " scanned=", res->bytes_scanned);
     p = put_key(p, " us=", (uint64_t)(res->seconds * 1e6));
+    p = put_key(p, " t=", res->stopped_at_ns);
+    *p++ = '\n';
+    tracelog_scan_put(line, (size_t)(p - line));
+}
+
+/* "#C cost": what the scan cost the program, written after its verdicts
+ * once the world runs again (the log's lock is still held). */
+static void put_scan_cost(const struct scan_result *res, double wall,
+                          double hold, int own)
+{
+    char line[256], *p = line;
+    p = put_str(p, MTF_REC_SCAN " " MTF_COST_KEYWORD);
+    p = put_key(p, " seq=", scan_seq);
+    p = put_key(p, " us=", (uint64_t)(wall * 1e6));
+    p = put_key(p, " stop_us=", (uint64_t)(res->stop_seconds * 1e6));
+    p = put_key(p, " hold_us=", (uint64_t)(hold * 1e6));
+    /* A program thread that scans is kept from its work the whole time;
+     * with libmtrace's thread scanning, the program waits only while the
+     * locks are held (the world is stopped within that). */
+    p = put_key(p, " stall_us=", (uint64_t)((own ? hold : wall) * 1e6));
     *p++ = '\n';
     tracelog_scan_put(line, (size_t)(p - line));
 }
@@ -501,10 +521,16 @@ static int scan_locked(struct scan_result *res, const char *trigger,
     phase("indexed");
     pid_t skip[OWN_THREADS_MAX];
     struct world w;
+    struct timespec stop0;
+    clock_gettime(CLOCK_MONOTONIC, &stop0);
     if (world_stop(&w, skip, own_thread_ids(skip))) {
         res->failure = "/proc/self/task cannot be read";
         return -1;
     }
+    struct timespec stopped;
+    clock_gettime(CLOCK_MONOTONIC, &stopped);
+    res->stopped_at_ns = (uint64_t)stopped.tv_sec * 1000000000u +
+                         (uint64_t)stopped.tv_nsec;
     int failed = mark_and_classify(res, &w, plan, me);
     res->threads = 1 + w.stopped + w.abandoned;
     res->stopped = w.stopped;
@@ -522,6 +548,7 @@ static int scan_locked(struct scan_result *res, const char *trigger,
     }
     phase("written");
     world_resume(&w);
+    res->stop_seconds = seconds_since(&stop0);
     phase("resumed");
     if (failed)
         res->failure = "out of memory or /proc/self/maps unreadable";
@@ -609,12 +636,17 @@ int scan_run(struct scan_result *res, const char *trigger)
         return -1;
     }
     scan_seq++;
+    struct timespec hold0;
+    clock_gettime(CLOCK_MONOTONIC, &hold0);
     /* The fork handler's order: buffers, log, live table, registry. */
     tracelog_scan_lock();
     livetab_lock_all();
     xblocks_lock();
     ownmaps_lock();
     int failed = scan_locked(res, trigger, &plan, &me, &t0);
+    if (!failed && tracelog_scan_records())
+        put_scan_cost(res, seconds_since(&t0), seconds_since(&hold0),
+                      me.is_own_thread);
     scratch_release_retired();
     ownmaps_unlock();
     xblocks_unlock();

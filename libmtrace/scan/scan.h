@@ -35,6 +35,8 @@ struct scan_result {
     const char *unstopped_why;
     uint64_t bytes_scanned, root_bytes;
     struct class_sum sum[VERDICT_COUNT];
+    double stop_seconds;    /* the other threads were stopped this long */
+    uint64_t stopped_at_ns; /* CLOCK_MONOTONIC when they were            */
 };
 
 /* When collection starts (recursion guard set, no lock held). */

@@ -177,10 +177,12 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
         records_of_groups(f);
     fill_totals(f, e, n);
     f->failing = f->cv ? classview_fails(f->cv) : f->nleaks > 0;
+    growth_build(f);
 }
 
 void findings_destroy(struct findings *f)
 {
+    growth_free(f);
     for (size_t i = 0; i < f->nleaks + 1; i++)
         free(f->views[i].v);
     free(f->views);

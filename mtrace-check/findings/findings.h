@@ -42,6 +42,7 @@
 #include "replay/engine.h"
 #include "findings/baseline.h"
 #include "findings/fingerprint.h"
+#include "findings/growth.h"
 #include "symbolize/stackview.h"
 #include "findings/suppress.h"
 #include "replay/verdict.h"
@@ -106,6 +107,9 @@ struct loss_record {
      * (findings/blockinfo.h). */
     const struct block_preview *preview;
     const char *type;
+    int new_since_previous; /* definitely lost, and its stack had no
+                               definitely lost block at the scan before
+                               the last (findings.has_previous_scan) */
     enum block_kind kind; /* malloc's, a pool's, a mapping (xblocks.h) */
 };
 
@@ -159,6 +163,14 @@ struct findings {
     struct u64map by_stack;
     struct view_frames *views;
     struct class_view *cv;
+
+    /* Growth over the scans (growth.h): */
+    const struct scan_series *series; /* every scan of the log */
+    size_t nseries;        /* scans the analysis read (exit left out) */
+    struct growth *growth; /* stacks still growing, fastest first */
+    size_t ngrowth;
+    int has_previous_scan; /* definite records say new_since_previous */
+    struct view_frames *growth_views; /* private to growth.c */
 };
 
 /* Everything the replayed engine E holds, as findings of LOG (BINARY may

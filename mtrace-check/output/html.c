@@ -10,6 +10,7 @@
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #define _GNU_SOURCE /* open_memstream */
 #include "output/html.h"
+#include "output/growthhtml.h"
 #include "base/diag.h"
 #include "output/folded.h"
 #include "output/json.h"
@@ -549,6 +550,7 @@ static void write_data(FILE *o, const struct findings *f,
     html_more_blocks(o, f, pg->stack_of, pg->nstack_of);
     if (more)
         more(o, f, pg->stack_of, pg->nstack_of, ctx);
+    growth_html_data(o, f);
     fputs("}\n", o);
 }
 

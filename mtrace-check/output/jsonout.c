@@ -7,6 +7,7 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #include "output/json.h"
 #include "output/writer.h"
+#include "output/growthjson.h"
 
 #include <inttypes.h>
 
@@ -169,6 +170,9 @@ void report_json_record_open(FILE *out, const struct findings *f,
     fprintf(out, ",\"fingerprint\":\"%s\"", r->fingerprint);
     if (f->baseline)
         fprintf(out, ",\"baseline\":%s", r->baseline ? "true" : "false");
+    if (f->has_previous_scan && r->cls == CLASS_DEFINITE)
+        fprintf(out, ",\"new_since_previous\":%s",
+                r->new_since_previous ? "true" : "false");
     fputs(",\"stack_id\":", out);
     if (r->stack >= 0)
         fprintf(out, "%" PRIu64, r->sid);
@@ -240,6 +244,7 @@ static int findings(struct writer *w, const struct findings *f)
     json_groups(w->out, f->groups, f->ngroups);
     if (f->classified)
         json_classes(f, w->out);
+    growth_json(w->out, f);
     json_totals(w->out, f);
     return 0;
 }

@@ -9,6 +9,7 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* sigabbrev_np */
 #include "output/writer.h"
+#include "output/growthtext.h"
 #include "output/vgreport.h"
 #include "output/treesum.h"
 
@@ -132,6 +133,8 @@ static void text_fingerprint(FILE *out, const struct findings *f,
     if (f->baseline)
         fputs(r->baseline ? " (in the baseline)" : " (new: not in the baseline)",
               out);
+    if (f->has_previous_scan && r->new_since_previous)
+        fputs(" (new since the previous scan)", out);
     putc('\n', out);
 }
 
@@ -367,6 +370,7 @@ static int findings(struct writer *w, const struct findings *f)
         text_classes(f, w->out);
     else
         text_groups(w->out, f->groups, f->ngroups, f->sample_rate);
+    growth_text(w->out, f);
     if (f->judged)
         logend_text(w->out, f->end, f->totals.held_blocks,
                     f->totals.held_bytes);

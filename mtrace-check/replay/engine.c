@@ -21,6 +21,7 @@ void engine_init(struct engine *e, const char *binary)
     ext_init(&e->ext);
     verdicts_init(&e->verdicts);
     previews_init(&e->previews);
+    series_init(&e->series);
     xblocks_init(&e->xb);
 }
 
@@ -32,6 +33,7 @@ void engine_destroy(struct engine *e)
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
     previews_destroy(&e->previews);
+    series_destroy(&e->series);
     xblocks_destroy(&e->xb);
 }
 
@@ -145,6 +147,8 @@ void engine_record(struct engine *e, const char *line, size_t len,
     }
     if (verdicts_is_record(f[0])) {
         verdicts_record(&e->verdicts, line, len, e->nr);
+        series_record(&e->series, line, len, e->nr, &e->table,
+                      e->ext.nstacks);
         return;
     }
     if (previews_is_record(f[0])) {
@@ -158,6 +162,8 @@ void engine_record(struct engine *e, const char *line, size_t len,
     ext_record(&e->ext, line, len, f, nf);
     if (e->tl && slice_eq(f[0], MTF_REC_TIME))
         tl_time(e->tl, f, nf, e->nr);
+    if (slice_eq(f[0], MTF_REC_TIME))
+        series_time(&e->series, f, nf);
 }
 
 void engine_line(struct engine *e, const char *line, size_t len)

@@ -18,6 +18,7 @@
 #include "replay/timeline.h"
 #include "replay/verdict.h"
 #include "replay/preview.h"
+#include "replay/scanseries.h"
 #include "replay/xblocks.h"
 
 #include <string.h>
@@ -37,6 +38,7 @@ struct engine {
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
     struct previews previews; /* "#w" records (preview.h)     */
+    struct scan_series series; /* every scan, per stack (scanseries.h) */
     struct xblocks xb;        /* other blocks: "#b", "#x", "#P", "#k" */
 };
 

@@ -50,6 +50,7 @@ static void reset(struct spec_segment *s)
     s->nlines = s->nwarnings = s->nrecords = s->nrefs = s->ndefs = 0;
     s->version_seen = 0;
     s->is_trace = 0;
+    s->has_scan = 0;
     memset(s->ref_cache, 0, sizeof s->ref_cache);
 }
 
@@ -199,6 +200,9 @@ static void spec_record(struct spec_segment *s, const char *line, size_t len,
 
     *r = (struct spec_record){ (size_t)(line - s->seg.buf), len, nr, terminated,
                                0 };
+    if (nf >= 2 && slice_eq(f[0], MTF_REC_SCAN) &&
+        slice_eq(f[1], MTF_SCAN_KEYWORD))
+        s->has_scan = 1;
     if (slice_eq(f[0], MTF_REC_VERSION)) {
         s->version_seen = 1;
         memset(s->ref_cache, 0, sizeof s->ref_cache);
@@ -489,7 +493,7 @@ static void apply_blocks(const struct spec_segment *s, struct engine *e,
 
 int spec_apply(struct spec_segment *s, struct engine *e, const char *name)
 {
-    if (s->seg.long_line || !assumptions_hold(s, e)) {
+    if (s->seg.long_line || s->has_scan || !assumptions_hold(s, e)) {
         replay_segment(e, &s->seg, name);
         return 0;
     }

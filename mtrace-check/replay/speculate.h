@@ -73,6 +73,9 @@ struct spec_segment {
         uint64_t key;
         int32_t ref;
     } ref_cache[64];
+    /* It holds a "#C scan" record: applied line by line on the engine,
+     * whose table must then stand as it did at that line (scanseries.h). */
+    int has_scan;
 };
 
 void spec_init(struct spec_segment *s);

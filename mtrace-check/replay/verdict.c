@@ -143,6 +143,9 @@ void verdicts_record(struct verdicts *v, const char *line, size_t len,
         read_suppression(v, f, nf);
     else if (nf >= 2 && slice_eq(f[0], MTF_REC_VERDICT))
         read_verdict(v, f, nf);
+    else if (nf >= 2 && slice_eq(f[0], MTF_REC_SCAN) &&
+             slice_eq(f[1], MTF_COST_KEYWORD))
+        ; /* a scan's cost: scanseries.h reads it */
     else
         v->bad_records++;
 }

@@ -14,7 +14,9 @@
 # exit (progs/classes.c), the summary's classes are --json's
 # totals.classes, the leaks view weighs only the lost classes, the still
 # reachable blocks are a tick away, and the table names each stack's
-# class; without verdicts (reach=0) every live block is a leak, as before.  No check depends on speed: load times are printed, never
+# class; without verdicts (reach=0) every live block is a leak, as before.
+# For a program run with periodic scans (progs/growth.c of the integration
+# tests), the chart of the growing stacks shows --json's growth.  No check depends on speed: load times are printed, never
 # compared with a limit.  Ends with "N passed, N failed".
 # GPL-3.0-or-later.
 
@@ -39,6 +41,7 @@ OUT = os.path.join(HERE, "out")
 PHASES = os.path.join(HERE, "build", "phases")
 CLASSES = os.path.join(HERE, "build", "classes")
 RUNS = os.path.join(HERE, "build", "runs")
+GROWTH = os.path.join(HERE, "build", "growth")
 LOST = ("definitely_lost", "indirectly_lost", "possibly_lost")
 
 
@@ -565,6 +568,39 @@ def test_classic_log(b):
     network_checks(b, "classic", url)
 
 
+def test_growth(b):
+    """Periodic scans (scan_every, progs/growth.c of the integration
+    tests): the page charts the stack whose still reachable bytes keep
+    growing, with --json's figures; a log without them has no such chart."""
+    log = os.path.join(OUT, "growth.log")
+    page = os.path.join(OUT, "growth.html")
+    trace(GROWTH, log, LIB, {"MEMLEAK_CONFIG": "scan_every=0.5"})
+    run([CHECKER, "--quiet", "--html", page, GROWTH, log])
+    growth = json.loads(run([CHECKER, "--json", GROWTH, log]))["growth"]
+    text, data = page_data(page)
+    static_checks("growth", text)
+    check("growth: one growing stack, add_node",
+          [g["frames"][0]["function"] for g in growth] == ["add_node"],
+          str([g["frames"][0]["function"] for g in growth]))
+    url = open_page(b, page, "growth")
+    check("growth: the section is shown",
+          not b.eval("document.getElementById('growth-section').hidden"))
+    lines = b.eval("Array.from(document.querySelectorAll('#growth-chart path.growth-line'))"
+                   ".map(p => p.dataset.fingerprint)")
+    check("growth: one line per growing stack, named by its fingerprint",
+          lines == [g["fingerprint"] for g in growth], "%s" % lines)
+    legend = b.eval("document.getElementById('growth-legend').textContent")
+    check("growth: the legend names the function", "add_node" in legend, legend)
+    check("growth: the page's points are --json's bytes at each scan",
+          data["growth"]["stacks"][0]["bytes"] == growth[0]["bytes_at_scans"])
+    network_checks(b, "growth", url)
+    # The classes program has no periodic scans: no growth chart.
+    page = os.path.join(OUT, "classes.html")
+    open_page(b, page, "classes (no growth)")
+    check("growth: hidden without periodic scans",
+          b.eval("document.getElementById('growth-section').hidden"))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     if cdp.find_chromium() is None:
@@ -576,7 +612,7 @@ def main():
         b.call("Page.enable")
         b.call("Runtime.enable")
         for test in (test_phases, test_hand_log, test_classes, test_cut_log,
-                     test_classic_log, test_diff):
+                     test_classic_log, test_diff, test_growth):
             try:
                 test(b)
             except Exception as e:  # a broken page must not end the run

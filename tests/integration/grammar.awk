@@ -84,6 +84,12 @@ $1 == "#C" {
 		if ($3 !~ /^leak:./ || NF != 3) bad("malformed #C suppression")
 		next
 	}
+	if ($2 == "cost") {
+		for (i = 3; i <= NF; i++)
+			if ($i !~ /^[a-z_]+=[0-9]+$/) bad("bad #C cost field " $i)
+		if ($3 !~ /^seq=/) bad("#C cost without seq")
+		next
+	}
 	if ($2 != "scan") bad("unknown #C record")
 	for (i = 3; i <= NF; i++)
 		if ($i !~ /^[a-z]+=[0-9a-z]+$/) bad("bad #C field " $i)

@@ -33,6 +33,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-diff.sh"
 . "$HERE/tests-tree.sh"
 . "$HERE/tests-children.sh"
+. "$HERE/tests-growth.sh"
 . "$HERE/tests-xblocks.sh"
 
 ALL_TESTS=(
@@ -91,6 +92,8 @@ ALL_TESTS=(
 	children-untraced children-fork children-other-preload children-mtrace-run
 	# tests-diff.sh
 	diff-runs block-preview
+	# tests-growth.sh
+	growth-periodic growth-sleep growth-option growth-new-leaks growth-forks
 	# tests-xblocks.sh
 	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
 	xblocks-valgrind xblocks-html xblocks-threads

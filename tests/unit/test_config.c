@@ -317,6 +317,37 @@ START_TEST(sample_sizes_and_seed)
 }
 END_TEST
 
+START_TEST(scan_every_seconds)
+{
+    static const struct {
+        const char *text;
+        long us;
+    } ok[] = {
+        { "scan_every=0.5", 500000 },  { "scan_every=2", 2000000 },
+        { "scan_every=.25", 250000 },  { "scan_every=0.01", 10000 },
+        { "scan_every=1.000001", 1000001 }, { "scan_every=86400", 86400000000L },
+        { "scan_every=0", 0 },         { "scan_every=3.", 3000000 },
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        ck_assert_int_eq(parse(ok[i].text), 0);
+        ck_assert_int_eq(c.scan_every, ok[i].us);
+    }
+    static const char *const bad[] = {
+        "scan_every=",    "scan_every=x",    "scan_every=-1",
+        "scan_every=.",   "scan_every=0.001", "scan_every=1.0000001",
+        "scan_every=86401", "scan_every=1e3", "scan_every=1.5s",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(parse(bad[i]), 1);
+        ck_assert_int_eq(c.scan_every, 0);
+    }
+    parse("scan_every=0.001");
+    ck_assert_ptr_nonnull(strstr(last_warning, "(0.01-86400 seconds)"));
+    parse("scan_every=abc");
+    ck_assert_ptr_nonnull(strstr(last_warning, "not a duration in seconds"));
+}
+END_TEST
+
 START_TEST(unknown_options_warn_once_each)
 {
     ck_assert_int_eq(parse("foo,depth=3,bar=1,,baz"), 3);
@@ -371,6 +402,7 @@ Suite *config_suite(void)
     tcase_add_test(tc, signal_number_slices);
     tcase_add_test(tc, report_patterns);
     tcase_add_test(tc, sample_sizes_and_seed);
+    tcase_add_test(tc, scan_every_seconds);
     tcase_add_test(tc, uncatchable_signals_named);
     tcase_add_test(tc, help_lists_the_table);
     tcase_add_test(tc, unknown_options_warn_once_each);

@@ -712,6 +712,54 @@
   })();
   $('table-more').onclick = () => { table.shown += 100; renderTable(); };
 
+  /* ---- still reachable and growing (findings/growth.h) ---------------- */
+  const GROW = D.growth;
+  function renderGrowth() {
+    if (!GROW || !GROW.stacks.length) return;
+    $('growth-section').hidden = false;
+    const box = $('growth-chart');
+    box.textContent = '';
+    const n = GROW.stacks[0].bytes.length;
+    const xs = GROW.t || GROW.stacks[0].bytes.map((_, k) => k);
+    const width = Math.max(box.clientWidth || 0, 300), height = 190;
+    const L = 64, R = 12, T = 14, B = 24;
+    const xmax = Math.max(xs[n - 1], 1e-9);
+    let ymax = 1;
+    for (const s of GROW.stacks) for (const b of s.bytes) if (b > ymax) ymax = b;
+    ymax *= 1.08;
+    const px = (x) => L + (width - L - R) * x / xmax;
+    const py = (y) => T + (height - T - B) * (1 - y / ymax);
+    const root = svg('svg', { width: width, height: height, role: 'img',
+      'aria-label': 'still reachable bytes of the growing stacks at each scan' });
+    root.appendChild(svg('line', { class: 'axis', x1: L, y1: py(0), x2: width - R, y2: py(0) }));
+    root.appendChild(svg('line', { class: 'axis', x1: L, y1: T, x2: L, y2: py(0) }));
+    for (let i = 0; i <= 4; i++) {
+      const t = svg('text', { x: L - 6, y: py(ymax / 1.08 * i / 4) + 4, 'text-anchor': 'end' });
+      t.textContent = bytes(Math.round(ymax / 1.08 * i / 4));
+      root.appendChild(t);
+      const x = xmax * i / 4, u = svg('text', { x: px(x), y: height - 6,
+        'text-anchor': i === 0 ? 'start' : i === 4 ? 'end' : 'middle' });
+      u.textContent = GROW.t ? ms(x) : 'scan ' + Math.round(x + 1);
+      root.appendChild(u);
+    }
+    const legend = $('growth-legend');
+    legend.textContent = '';
+    GROW.stacks.forEach((s, i) => {
+      const hueOf = (i * 67) % 360;
+      let d = '';
+      for (let k = 0; k < n; k++)
+        d += (k ? 'L' : 'M') + px(xs[k]).toFixed(1) + ',' + py(s.bytes[k]).toFixed(1);
+      root.appendChild(svg('path', { class: 'growth-line', d: d, stroke: 'hsl(' + hueOf + ',70%,40%)',
+        fill: 'none', 'stroke-width': 2, 'data-fingerprint': s.fingerprint }));
+      const li = el('li', null, s.name + ': ' + bytes(s.bytes[n - 1]) +
+        (s.rate != null ? ', ' + bytes(Math.round(s.rate)) + '/s' : '') + ' (' + s.fingerprint + ')');
+      li.style.color = 'hsl(' + hueOf + ',70%,40%)';
+      legend.appendChild(li);
+    });
+    box.appendChild(root);
+    box.dataset.lines = String(GROW.stacks.length);
+  }
+
   /* Records gone with no stack in the new run: listed under the graph. */
   function renderDiff() {
     if (!DIFF) return;
@@ -735,6 +783,7 @@
   renderSummary();
   renderClassFilter();
   renderChart();
+  renderGrowth();
   if (!LEAKED.bytes && SUM.alloc_bytes) {
     state.view = 'all';
     table.key = 'all_b';
@@ -745,7 +794,7 @@
   let resizeTimer = 0;
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => { renderChart(); renderFlame(); }, 150);
+    resizeTimer = setTimeout(() => { renderChart(); renderGrowth(); renderFlame(); }, 150);
   });
   document.body.dataset.ready = '1';
 })();
