@@ -16,6 +16,15 @@
  *       MEMLEAK_ASSERT_NO_GROWTH(sp, i, 10);  // no growth after 10 rounds
  *   }
  *
+ * A program's own allocator (pools, arenas, slab caches) tells which
+ * blocks it carved from its chunks; they are reported as blocks of kind
+ * "pool", with their stacks and reachability classes (README.md, Pools):
+ *
+ *   memleak_pool p = memleak_pool_create("requests");
+ *   memleak_pool_alloc(p, obj, sizeof *obj);  // after carving obj
+ *   memleak_pool_free(p, obj);                // when it goes back
+ *   memleak_pool_destroy(p);                  // every block of p ends
+ *
  * The figures are process-wide: other threads' allocations count too.
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MEMLEAK_H
@@ -28,6 +37,15 @@ extern "C" {
 /* Exported by libmtrace.so (use the wrappers below). */
 int libmtrace_report(const char *label);
 int libmtrace_live(long *bytes, long *blocks);
+unsigned long libmtrace_pool_create(const char *name);
+void libmtrace_pool_alloc(unsigned long pool, const void *ptr,
+                          unsigned long size);
+void libmtrace_pool_free(unsigned long pool, const void *ptr);
+void libmtrace_pool_destroy(unsigned long pool);
+
+/* A pool's handle; 0 when libmtrace.so is not loaded or not collecting
+ * (its calls then do nothing). */
+typedef unsigned long memleak_pool;
 
 typedef struct {
     long bytes, blocks;
@@ -136,6 +154,60 @@ static inline void memleak_assert_no_growth_(memleak_savepoint *sp,
     abort();
 }
 
+/* dlsym of libmtrace's NAME, looked up once per call site's CACHE. */
+static inline void *memleak_sym_(const char *name, void **cache, int *looked)
+{
+    if (!*looked) {
+        *cache = dlsym(RTLD_DEFAULT, name);
+        *looked = 1;
+    }
+    return *cache;
+}
+
+typedef unsigned long (*memleak_pool_create_fn_)(const char *);
+typedef void (*memleak_pool_alloc_fn_)(unsigned long, const void *,
+                                       unsigned long);
+typedef void (*memleak_pool_free_fn_)(unsigned long, const void *);
+typedef void (*memleak_pool_destroy_fn_)(unsigned long);
+
+#define MEMLEAK_SYM_(type, name)                                               \
+    static void *cache_;                                                       \
+    static int looked_;                                                        \
+    type fn_ = (type)memleak_sym_(name, &cache_, &looked_)
+
+/* A new pool named NAME (for reports); 0 without libmtrace.so. */
+static inline memleak_pool memleak_pool_create(const char *name)
+{
+    MEMLEAK_SYM_(memleak_pool_create_fn_, "libmtrace_pool_create");
+    return fn_ ? fn_(name) : 0;
+}
+
+/* [PTR, PTR+SIZE) is a block of POOL from now on, allocated here. */
+static inline void memleak_pool_alloc(memleak_pool pool, const void *ptr,
+                                      unsigned long size)
+{
+    MEMLEAK_SYM_(memleak_pool_alloc_fn_, "libmtrace_pool_alloc");
+    if (fn_ && pool)
+        fn_(pool, ptr, size);
+}
+
+/* The block of POOL at PTR is freed. */
+static inline void memleak_pool_free(memleak_pool pool, const void *ptr)
+{
+    MEMLEAK_SYM_(memleak_pool_free_fn_, "libmtrace_pool_free");
+    if (fn_ && pool)
+        fn_(pool, ptr);
+}
+
+/* Every block of POOL is freed at once; the handle is not to be used
+ * again. */
+static inline void memleak_pool_destroy(memleak_pool pool)
+{
+    MEMLEAK_SYM_(memleak_pool_destroy_fn_, "libmtrace_pool_destroy");
+    if (fn_ && pool)
+        fn_(pool);
+}
+
 #define MEMLEAK_SAVE(sp) memleak_save_(&(sp))
 #define MEMLEAK_COMPARE(sp) memleak_compare_(&(sp))
 #define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \
@@ -147,6 +219,11 @@ static inline void memleak_assert_no_growth_(memleak_savepoint *sp,
 #define memleak_active() 0
 #define memleak_live_bytes() 0L
 #define memleak_live_blocks() 0L
+#define memleak_pool_create(name) ((void)(name), (memleak_pool)0)
+#define memleak_pool_alloc(pool, ptr, size)                                    \
+    ((void)(pool), (void)(ptr), (void)(size))
+#define memleak_pool_free(pool, ptr) ((void)(pool), (void)(ptr))
+#define memleak_pool_destroy(pool) ((void)(pool))
 #define MEMLEAK_SAVE(sp) ((void)(sp))
 #define MEMLEAK_COMPARE(sp) ((void)(sp), 0L)
 #define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \

@@ -102,6 +102,28 @@ static inline int mtf_op_releases(char op)
  * nothing was traced, and a reader must not call the log leak-free. */
 #define MTF_KEY_UNTRACED "untraced"
 
+/* Blocks that are not malloc's (doc/format.md, "Other blocks"): a pool's
+ * blocks (memleak.h's memleak_pool_* calls) and anonymous private
+ * mappings (MEMLEAK_CONFIG=mmap=1).  Records, so glibc's checker ignores
+ * them:
+ *   #b KIND 0xPTR 0xSIZE sSID [POOL]   a block of KIND becomes live
+ *   #x KIND 0xPTR                      it ends
+ *   #P new POOL NAME                   pool POOL is created (NAME: rest)
+ *   #P destroy POOL                    every block of pool POOL ends
+ *   #k KIND 0xPTR CLASS [INDIRECT]     a scan's verdict on such a block,
+ *                                      as "#c" is on a malloc block
+ * A block is named by its kind and address (a pool block may start where
+ * the chunk it was carved from starts). */
+#define MTF_REC_XBLOCK "#b"
+#define MTF_REC_XBLOCK_END "#x"
+#define MTF_REC_POOL "#P"
+#define MTF_REC_XVERDICT "#k"
+#define MTF_POOL_NEW "new"
+#define MTF_POOL_DESTROY "destroy"
+#define MTF_KIND_MALLOC "malloc" /* never in a record: the events' kind */
+#define MTF_KIND_POOL "pool"
+#define MTF_KIND_MMAP "mmap"
+
 /* A frame outside every known module is written with this module field. */
 #define MTF_NO_MODULE "-"
 

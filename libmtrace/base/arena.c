@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* arena.c - bump allocator over mmap'd chunks (see arena.h).
  */
+#include "base/real.h"
 #include "base/arena.h"
 #include "base/ownmaps.h"
 #include "base/spin.h"
@@ -15,7 +16,7 @@ static char *chunk_end;
 
 static void *map_with(size_t size, int flags)
 {
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+    void *p = real_mmap(NULL, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
@@ -41,7 +42,7 @@ void *pages_map_populated(size_t size)
 void pages_unmap(void *p, size_t size)
 {
     if (p) {
-        munmap(p, size);
+        real_munmap(p, size);
         ownmaps_remove(p, size); /* after: see ownmaps.h */
     }
 }

@@ -88,7 +88,12 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "trigger=periodic), with what the scan cost (#C cost); mtrace-check "    \
       "then lists the stacks whose still reachable bytes keep growing. The "   \
       "program's sleeps and waits are never cut short; a fork child makes "    \
-      "none; needs reach=1 and a log")
+      "none; needs reach=1 and a log")                                          \
+    X(mmap, NUMBER, 0, 0, 1, NULL, "0|1",                                      \
+      "1: anonymous private mappings the program makes (mmap, munmap, "      \
+      "mremap) are blocks too: logged with their stacks (#b mmap records), "   \
+      "classified by the scan, which then takes them for no roots; "           \
+      "malloc's and libmtrace's own mappings never appear")
 
 extern const char *const config_unwinders[];
 extern const char *const config_compressors[];

@@ -33,6 +33,7 @@ enum lock_rank {
     LOCK_RANK_MODMAP,
     LOCK_RANK_LIVE,
     LOCK_RANK_SIDE,
+    LOCK_RANK_XBLOCKS, /* blocks that are not malloc's (track/xblocks.h) */
     LOCK_RANK_ARENA,
     LOCK_RANK_THREADS,
     LOCK_RANK_OWNMAPS,

@@ -3,6 +3,7 @@
  * lock: a few thousand entries at most (one per table and arena chunk),
  * changed only when a table grows.  Its own storage comes from mmap
  * directly and is listed in itself. */
+#include "base/real.h"
 #include "base/ownmaps.h"
 #include "base/spin.h"
 #include <string.h>
@@ -28,7 +29,7 @@ static int grow(void)
 {
     size_t new_cap = cap ? cap * 2 : 512;
     size_t bytes = new_cap * sizeof *ranges;
-    struct addr_range *n = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+    struct addr_range *n = real_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (n == MAP_FAILED)
         return 0;
@@ -40,7 +41,7 @@ static int grow(void)
     cap = new_cap;
     ranges[count++] = (struct addr_range){ (uintptr_t)n, (uintptr_t)n + bytes };
     if (old) {
-        munmap(old, old_bytes);
+        real_munmap(old, old_bytes);
         for (size_t i = 0; i < count; i++)
             if (ranges[i].lo == (uintptr_t)old) {
                 ranges[i] = ranges[--count];

@@ -8,6 +8,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <features.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static int is_power_of_two(size_t x)
 {
@@ -51,4 +53,21 @@ extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 int real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
     return __sigaction(sig, act, old);
+}
+
+void *real_mmap(void *addr, size_t len, int prot, int flags, int fd,
+                long offset)
+{
+    return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, offset);
+}
+
+int real_munmap(void *addr, size_t len)
+{
+    return (int)syscall(SYS_munmap, addr, len);
+}
+
+void *real_mremap(void *old, size_t old_len, size_t new_len, int flags,
+                  void *new_addr)
+{
+    return (void *)syscall(SYS_mremap, old, old_len, new_len, flags, new_addr);
 }

@@ -21,6 +21,16 @@ extern void __libc_freeres(void);
 int real_posix_memalign(void **memptr, size_t alignment, size_t size);
 void *real_aligned_alloc(size_t alignment, size_t size);
 
+/* mmap, munmap and mremap as system calls: libmtrace exports wrappers
+ * of these names (interpose/mmapwrap.c, MEMLEAK_CONFIG=mmap=1), and its
+ * own mappings must never reach them.  Failures as libc's: MAP_FAILED or
+ * -1 with errno set. */
+void *real_mmap(void *addr, size_t len, int prot, int flags, int fd,
+                long offset);
+int real_munmap(void *addr, size_t len);
+void *real_mremap(void *old, size_t old_len, size_t new_len, int flags,
+                  void *new_addr);
+
 /* The next definition of NAME after ours (libc's), through dlsym with the
  * recursion guard set (dlsym allocates).  NULL when there is none. */
 void *real_next_symbol(const char *name);

@@ -8,6 +8,7 @@
 #include "base/childenv.h"
 #include "base/config.h"
 #include "base/guard.h"
+#include "base/real.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
@@ -42,15 +43,15 @@ int with_child_env(char *const *envp,
     size_t len = childenv_preload_size(envp) + 1;
     size_t bytes = n * sizeof(char *) + len;
     if (bytes > STACK_ENV_MAX) {
-        void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *m = real_mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED)
             return -1; /* errno: ENOMEM, as the exec would say */
         char **env = m;
         childenv_strip(envp, self_path, env, (char *)(env + n));
         int r = call(ctx, env);
         int saved = errno;
-        munmap(m, bytes);
+        real_munmap(m, bytes); /* never our own wrappers (mmapwrap.c) */
         errno = saved;
         return r;
     }

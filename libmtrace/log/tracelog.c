@@ -393,6 +393,16 @@ void tracelog_event(char op, const void *ptr, size_t size, int with_size,
     unlock_log();
 }
 
+void tracelog_record_line(const char *line, size_t n, struct stack *s,
+                          uint32_t tag)
+{
+    if (!tracelog_logging() || mt_config.classic)
+        return;
+    zstdlog_poll();
+    publish_stack(s);
+    threadlog_append(line, n, tag);
+}
+
 /* ---- the log's life ----------------------------------------------------- */
 
 void tracelog_start(const char *(*unwinder)(void),

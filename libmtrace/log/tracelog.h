@@ -41,6 +41,12 @@ uint32_t tracelog_line_tag(void);
  * before the event entered the live table. */
 void tracelog_event(char op, const void *ptr, size_t size, int with_size,
                     struct stack *s, const struct frame *where, uint32_t tag);
+/* A record line LINE[0..N) (N <= THREADLOG_LINE_MAX, newline included)
+ * through the calling thread's buffer as an event line goes, after the
+ * stack record S refers to (S may be NULL); nothing in a classic log.
+ * TAG as for tracelog_event (xtrack.h's "#b", "#x" and "#P"). */
+void tracelog_record_line(const char *line, size_t n, struct stack *s,
+                          uint32_t tag);
 /* "#u" records for the modules dlclose() took away. */
 void tracelog_unloaded(void);
 /* A "# A B C" comment line. */

@@ -325,7 +325,7 @@ static int prepare_stream(void)
 {
     if (z.buffers == NULL) {
         size_t size = (ZLOG_QUEUE + 1) * ZLOG_BUFFER + ZLOG_OUT;
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+        void *p = real_mmap(NULL, size, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
             return errno;

@@ -112,6 +112,15 @@ static void clique_scan(struct blockset *bs, size_t j, size_t leader)
     }
 }
 
+/* A mapping's memory is read carefully (mark.h, BLOCK_KIND_MMAP). */
+static void clique_scan_block(struct blockset *bs, size_t j, size_t leader)
+{
+    int careful = bs->careful;
+    bs->careful |= (block_flags(bs, j) & BLOCK_KIND_MMAP) != 0;
+    clique_scan(bs, j, leader);
+    bs->careful = careful;
+}
+
 int classify_lost(struct blockset *bs)
 {
     size_t cap = bs->cap;
@@ -126,11 +135,11 @@ int classify_lost(struct blockset *bs)
         if (block_state(bs, i) != BLOCK_UNREACHED)
             continue;
         bs->leader[i] = (uint32_t)i;
-        clique_scan(bs, i, i);
+        clique_scan_block(bs, i, i);
         while (bs->top) {
             size_t j = bs->markstack[--bs->top];
             block_set_flags(bs, j, block_flags(bs, j) & ~BLOCK_PENDING);
-            clique_scan(bs, j, i);
+            clique_scan_block(bs, j, i);
         }
     }
     return 0;

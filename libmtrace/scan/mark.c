@@ -84,7 +84,9 @@ int blockset_add(struct blockset *bs, uintptr_t start, uint64_t size,
     }
     bs->b[bs->n++] = (struct blk){
         (uint64_t)start |
-            (uint64_t)(flags & (BLOCK_FOREIGN | BLOCK_LOADER)) << BLK_FLAG_SHIFT,
+            (uint64_t)(flags & (BLOCK_FOREIGN | BLOCK_LOADER |
+                                BLOCK_KIND_MASK))
+                << BLK_FLAG_SHIFT,
         small, stack
     };
     return 0;
@@ -197,6 +199,14 @@ static int build_index(struct blockset *bs)
     return 0;
 }
 
+/* Pool block P and a block C that is no pool block (its chunk): they
+ * overlap, and C is left out. */
+static int carved_from(const struct blockset *bs, size_t p, size_t c)
+{
+    return (block_flags(bs, p) & BLOCK_KIND_POOL) &&
+           !(block_flags(bs, c) & BLOCK_KIND_POOL);
+}
+
 int blockset_finish(struct blockset *bs)
 {
     size_t n = bs->n, cap = bs->cap;
@@ -217,16 +227,21 @@ int blockset_finish(struct blockset *bs)
     give(bs, count, (1u << DIGIT_BITS) * sizeof *count);
     if (!ok)
         return -1;
-    /* Blocks that overlap: a chunk remembered from before collection
-     * (BLOCK_FOREIGN, heapwalk.h) whose memory a collected block now
-     * holds, or an inconsistent table.  A collected block wins, else the
-     * first; lookups then stay well defined. */
+    /* Blocks that overlap: a pool's chunk and the pool blocks carved
+     * from it (BLOCK_KIND_POOL: the pool block wins, the chunk is left
+     * out), a chunk remembered from before collection (BLOCK_FOREIGN,
+     * heapwalk.h) whose memory a collected block now holds, or an
+     * inconsistent table.  A collected block wins, else the first;
+     * lookups then stay well defined. */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (k && block_start(bs, i) <
                      block_start(bs, k - 1) + extent(block_size(bs, k - 1))) {
-            int keep_new = (block_flags(bs, k - 1) & BLOCK_FOREIGN) &&
-                           !(block_flags(bs, i) & BLOCK_FOREIGN);
+            if (carved_from(bs, k - 1, i))
+                continue; /* the chunk I holds pool block K - 1 */
+            int keep_new = carved_from(bs, i, k - 1) ||
+                           ((block_flags(bs, k - 1) & BLOCK_FOREIGN) &&
+                            !(block_flags(bs, i) & BLOCK_FOREIGN));
             if (keep_new)
                 bs->b[k - 1] = bs->b[i];
             continue;
@@ -397,7 +412,8 @@ static void consider_block(struct blockset *bs, long i, uintptr_t w,
     if (w != start && (definite & SOURCE_LOADER))
         return;
     definite &= SOURCE_DEFINITE;
-    if (w != start && next_chunk_header(start, block_size(bs, (size_t)i), w))
+    if (w != start && !(f & BLOCK_KIND_MASK) &&
+        next_chunk_header(start, block_size(bs, (size_t)i), w))
         return;
     if (f & BLOCK_LOADER)
         w = start;
@@ -408,6 +424,7 @@ static void consider_block(struct blockset *bs, long i, uintptr_t w,
     }
     if (definite) {
         int heuristic = w != start && bs->heuristics &&
+                        !(f & BLOCK_KIND_MASK) &&
                         heuristic_reaches(bs, w, (size_t)i);
         if (w == start || heuristic) {
             set_state(bs, (size_t)i, BLOCK_REACHABLE);
@@ -599,6 +616,9 @@ void mark_drain(struct blockset *bs)
                                                            : 0;
         if (block_flags(bs, i) & BLOCK_LOADER)
             source |= SOURCE_LOADER;
+        int careful = bs->careful;
+        bs->careful |= (block_flags(bs, i) & BLOCK_KIND_MMAP) != 0;
         scan(bs, &p, s, s + block_size(bs, i), source);
+        bs->careful = careful;
     }
 }

@@ -42,6 +42,17 @@ enum block_state {
  * words reach other blocks only by their start.  LeakSanitizer treats
  * the loader's blocks as roots. */
 #define BLOCK_LOADER 32u
+/* A block that is not malloc's (track/xblocks.h): a pool's block, carved
+ * from a chunk of the program's allocator, or an anonymous mapping
+ * (mmap=1).  A block that holds the start of a pool block is that pool's
+ * chunk: it is left out of the set (blockset_finish), so it is neither
+ * scanned nor reported while it holds live pool blocks, as valgrind
+ * leaves a MEMPOOL's superblocks out.  A mapping's memory is read
+ * carefully (a page may have lost PROT_READ since), and no C++
+ * heuristic or malloc chunk rule applies to either kind. */
+#define BLOCK_KIND_POOL 64u
+#define BLOCK_KIND_MMAP 128u
+#define BLOCK_KIND_MASK (BLOCK_KIND_POOL | BLOCK_KIND_MMAP)
 
 /* Memory for the table comes from the caller (the tracer maps its own;
  * the unit tests use malloc).  MAP returns zeroed memory or NULL. */
@@ -118,7 +129,8 @@ struct blockset {
 /* Room for CAP blocks.  Returns 0, or -1 when out of memory. */
 int blockset_init(struct blockset *bs, size_t cap,
                   const struct scratch_ops *ops);
-/* Adds a block (any order); FLAGS may hold BLOCK_FOREIGN and BLOCK_LOADER.  Blocks beyond
+/* Adds a block (any order); FLAGS may hold BLOCK_FOREIGN, BLOCK_LOADER
+ * and a BLOCK_KIND_*.  Blocks beyond
  * the capacity are dropped (returns -1). */
 int blockset_add(struct blockset *bs, uintptr_t start, uint64_t size,
                  uint32_t stack, unsigned flags);

@@ -89,8 +89,11 @@ void preview_put(struct blockset *bs)
     size_t written = 0;
     memset(seen, 0, sizeof seen);
     for (size_t i = 0; i < bs->n && written < PREVIEW_MAX; i++) {
+        /* Not a pool's block nor a mapping (BLOCK_KIND_*): a "#w" names
+         * a malloc block by its address alone. */
         if (block_verdict(bs, i) != VERDICT_DEFINITE ||
-            (block_flags(bs, i) & BLOCK_FOREIGN) || block_size(bs, i) == 0 ||
+            (block_flags(bs, i) & (BLOCK_FOREIGN | BLOCK_KIND_MASK)) ||
+            block_size(bs, i) == 0 ||
             !first_of_stack(block_stack(bs, i)))
             continue;
         put_block(bs, i);

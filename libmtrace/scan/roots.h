@@ -13,7 +13,9 @@
  *   - writable anonymous mappings that are not malloc's (its arena heaps,
  *     its mmapped chunks) nor thread stacks (whose dead part below the
  *     stack pointer is not a root); a stack glibc keeps for reuse counts
- *     by its thread descriptor only.
+ *     by its thread descriptor only.  A mapping tracked as a block
+ *     (MEMLEAK_CONFIG=mmap=1, track/xblocks.h) is no root: scan.c lists
+ *     it with libmtrace's own memory, which settle() takes out.
  * libmtrace's own memory is never a root: its mappings (ownmaps.h), its
  * module's segments, the scan's scratch and its own threads' stacks.
  *

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* scan.c - see scan.h. */
 #define _GNU_SOURCE
+#include "base/real.h"
 #include "scan/scan.h"
 #include "../include/mtrace-format.h"
 #include "base/config.h"
@@ -9,6 +10,7 @@
 #include "scan/heapwalk.h"
 #include "scan/preview.h"
 #include "track/livetab.h"
+#include "track/xblocks.h"
 #include "base/ownmaps.h"
 #include "scan/roots.h"
 #include "base/sampler.h"
@@ -48,7 +50,7 @@ static void *scratch_map(size_t size, void *ctx)
     size = (size + 4095) & ~(size_t)4095;
     int huge = size >= 2 * HUGE_PAGE;
     size_t want = huge ? size + HUGE_PAGE : size;
-    char *p = mmap(NULL, want, PROT_READ | PROT_WRITE,
+    char *p = real_mmap(NULL, want, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
@@ -56,9 +58,9 @@ static void *scratch_map(size_t size, void *ctx)
         char *aligned = (char *)(((uintptr_t)p + HUGE_PAGE - 1) &
                                  ~(HUGE_PAGE - 1));
         if (aligned > p)
-            munmap(p, (size_t)(aligned - p));
+            real_munmap(p, (size_t)(aligned - p));
         if (aligned + size < p + want)
-            munmap(aligned + size, (size_t)(p + want - (aligned + size)));
+            real_munmap(aligned + size, (size_t)(p + want - (aligned + size)));
         p = aligned;
         madvise(p, size, MADV_HUGEPAGE);
     }
@@ -69,7 +71,7 @@ static void *scratch_map(size_t size, void *ctx)
 
 static void scratch_forget(void *p, size_t size)
 {
-    munmap(p, size);
+    real_munmap(p, size);
     for (size_t i = 0; i < nscratch; i++)
         if (scratch[i].lo == (uintptr_t)p) {
             scratch[i] = scratch[--nscratch];
@@ -108,6 +110,19 @@ static const struct scratch_ops ops = { scratch_map, scratch_unmap, NULL };
 
 /* Our memory for roots.c: the registry (whose lock we hold) and the
  * scratch. */
+struct own_copy {
+    struct addr_range *out;
+    size_t cap, k;
+};
+
+/* A tracked mapping (mmap=1) is a block, never a root. */
+static void copy_tracked_map(const struct xblock *b, void *arg)
+{
+    struct own_copy *c = arg;
+    if (b->kind == XB_MMAP && c->k < c->cap)
+        c->out[c->k++] = (struct addr_range){ b->addr, b->addr + b->size };
+}
+
 static size_t copy_own(struct addr_range *out, size_t cap, void *ctx)
 {
     (void)ctx;
@@ -115,6 +130,11 @@ static size_t copy_own(struct addr_range *out, size_t cap, void *ctx)
     for (size_t i = 0; i < nscratch; i++, n++)
         if (k < cap)
             out[k++] = scratch[i];
+    if (xblocks_count(XB_MMAP)) {
+        struct own_copy c = { out, cap, k };
+        xblocks_each(copy_tracked_map, &c);
+        n += xblocks_count(XB_MMAP);
+    }
     return n;
 }
 
@@ -234,6 +254,17 @@ static void put_scan_cost(const struct scan_result *res, double wall,
     tracelog_scan_put(line, (size_t)(p - line));
 }
 
+/* "#c PTR" for a malloc block, "#k KIND PTR" for another (xblocks.h). */
+static char *put_verdict_head(char *p, unsigned flags)
+{
+    if (!(flags & BLOCK_KIND_MASK))
+        return put_str(p, MTF_REC_VERDICT " ");
+    p = put_str(p, MTF_REC_XVERDICT " ");
+    p = put_str(p, flags & BLOCK_KIND_POOL ? MTF_KIND_POOL : MTF_KIND_MMAP);
+    *p++ = ' ';
+    return p;
+}
+
 static void put_verdicts(const struct blockset *bs)
 {
     for (size_t i = 0; i < bs->n; i++) {
@@ -241,7 +272,7 @@ static void put_verdicts(const struct blockset *bs)
         if (v == VERDICT_REACHABLE || (block_flags(bs, i) & BLOCK_FOREIGN))
             continue;
         char line[96], *p = line;
-        p = put_str(p, MTF_REC_VERDICT " ");
+        p = put_verdict_head(p, block_flags(bs, i));
         p = fmt_ptr(p, block_start(bs, i));
         *p++ = ' ';
         *p++ = verdict_letter(v);
@@ -287,6 +318,13 @@ static void add_block(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
     blockset_add(arg, ptr, size, stack,
                  stack == LIVE_STACK_INHERITED ? BLOCK_FOREIGN
                                                : loader_flag(stack));
+}
+
+/* A pool's block or a tracked mapping (xblocks.h, mark.h). */
+static void add_xblock(const struct xblock *b, void *arg)
+{
+    blockset_add(arg, b->addr, b->size, b->stack,
+                 b->kind == XB_POOL ? BLOCK_KIND_POOL : BLOCK_KIND_MMAP);
 }
 
 /* A chunk live since before collection started: walked through, never
@@ -464,12 +502,16 @@ static int scan_locked(struct scan_result *res, const char *trigger,
                        const struct scanner_self *me, const struct timespec *t0)
 {
     struct blockset *bs = &res->bs;
-    if (blockset_init(bs, livetab_count() + heapwalk_count() + 1, &ops)) {
+    if (blockset_init(bs,
+                      livetab_count() + heapwalk_count() +
+                          xblocks_count(XB_MALLOC) + 1,
+                      &ops)) {
         res->failure = "out of memory";
         return -1;
     }
     phase("locked");
     livetab_each(add_block, bs);
+    xblocks_each(add_xblock, bs);
     heapwalk_each_live(add_old_chunk, bs);
     phase("collected");
     if (blockset_finish(bs)) {
@@ -599,6 +641,7 @@ int scan_run(struct scan_result *res, const char *trigger)
     /* The fork handler's order: buffers, log, live table, registry. */
     tracelog_scan_lock();
     livetab_lock_all();
+    xblocks_lock();
     ownmaps_lock();
     int failed = scan_locked(res, trigger, &plan, &me, &t0);
     if (!failed && tracelog_scan_records())
@@ -606,6 +649,7 @@ int scan_run(struct scan_result *res, const char *trigger)
                       me.is_own_thread);
     scratch_release_retired();
     ownmaps_unlock();
+    xblocks_unlock();
     livetab_unlock_all();
     tracelog_scan_unlock();
     if (failed) {

@@ -67,7 +67,7 @@ static const unsigned char *map_file(const char *path, size_t *size)
     struct stat st;
     void *p = MAP_FAILED;
     if (fstat(fd, &st) == 0 && st.st_size > (off_t)sizeof(Elf64_Ehdr))
-        p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        p = real_mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (p == MAP_FAILED)
         return NULL;
@@ -125,7 +125,7 @@ static int load_file(struct module_syms *t, const char *path)
                 return 1;
             }
     }
-    munmap((void *)f, size);
+    real_munmap((void *)f, size);
     return 0;
 }
 

@@ -19,6 +19,7 @@
 #include "track/forkgate.h"
 #include "symbols/frametab.h"
 #include "track/livetab.h"
+#include "track/xblocks.h"
 #include "symbols/modmap.h"
 #include "base/sampler.h"
 #include "symbols/stacktab.h"
@@ -72,6 +73,11 @@ static struct stack *current_stack(const void *caller)
     if (memo)
         *memo = s;
     return s;
+}
+
+struct stack *tracer_stack(const void *caller)
+{
+    return current_stack(caller);
 }
 
 /* Peak live bytes: each thread adds its changes to the global count in
@@ -386,6 +392,7 @@ void tracer_fork_child(void)
     threadlog_reset_after_fork();
     gate_open_after_fork();
     livetab_disown_all();
+    xblocks_reset_after_fork();
     counters_reset_after_fork();
     peak_reset();
 }

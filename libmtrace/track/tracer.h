@@ -32,6 +32,10 @@ void tracer_realloc_begin(void *old, const void *caller,
 void tracer_realloc_end(void *old, void *new_ptr, size_t size,
                         const void *caller, const struct realloc_ticket *t);
 
+/* The stack of the current call, CALLER its frame 0 (as an event's);
+ * NULL when it cannot be stored.  Inside the fork gate (forkgate.h). */
+struct stack *tracer_stack(const void *caller);
+
 /* Control (control.c calls these with the guard set). */
 void tracer_start(void);         /* first mtrace() or mtraceinit      */
 void tracer_stop(void);          /* muntrace(): "= End", close, stop  */

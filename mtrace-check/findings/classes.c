@@ -34,7 +34,7 @@ static void group(struct class_view *cv, struct block **blocks, size_t n,
     cv->rec = xcalloc(n + 1, sizeof *cv->rec);
     for (size_t i = 0; i < n; i++) {
         const struct block *b = blocks[i];
-        uint64_t key = (uint64_t)(uint32_t)(b->stack + 1) << 8 | cv->cls[i];
+        uint64_t key = (uint64_t)(uint32_t)(b->stack + 1) << 16 | cv->cls[i];
         void **slot = u64map_put(&index, key);
         if (*slot == NULL) {
             struct loss_record *r = &cv->rec[cv->nrec];
@@ -50,6 +50,52 @@ static void group(struct class_view *cv, struct block **blocks, size_t n,
         r->bytes = add_sat(r->bytes, b->size);
         r->blocks++;
         r->indirect = add_sat(r->indirect, indirect[i]);
+    }
+    u64map_destroy(&index);
+}
+
+/* The loss record of the blocks of KIND, class CLS and stack ST. */
+static struct loss_record *record_of(struct class_view *cv,
+                                     struct u64map *index, int32_t st,
+                                     enum block_kind kind, enum leak_class cls)
+{
+    uint64_t key = (uint64_t)(uint32_t)(st + 1) << 16 | (uint64_t)kind << 8 |
+                   cls;
+    void **slot = u64map_put(index, key);
+    if (*slot == NULL) {
+        struct loss_record *r = &cv->rec[cv->nrec];
+        r->cls = cls;
+        r->classified = 1;
+        r->stack = st;
+        r->sid = st >= 0 ? cv->e->ext.stacks[st].sid : 0;
+        r->suppressed = -1;
+        r->kind = kind;
+        *slot = (void *)(uintptr_t)++cv->nrec;
+    }
+    return &cv->rec[(uintptr_t)*slot - 1];
+}
+
+/* The pools' blocks and the mappings (xblocks.h) join the loss records
+ * by kind, class and stack; no leak-table row is theirs. */
+static void group_others(struct class_view *cv)
+{
+    const struct xblocks *x = &cv->e->xb;
+    if (x->live == 0 || !logend_leaks_count(&cv->e->end))
+        return;
+    struct u64map index;
+    u64map_init(&index);
+    cv->rec = xrealloc(cv->rec, (cv->nrec + x->live + 1) * sizeof *cv->rec);
+    memset(cv->rec + cv->nrec, 0, (x->live + 1) * sizeof *cv->rec);
+    for (size_t i = 0; i < x->n; i++) {
+        const struct xblock *b = &x->b[i];
+        if (!b->live)
+            continue;
+        uint64_t indirect;
+        enum leak_class cls = xblocks_class(x, &cv->e->verdicts, b, &indirect);
+        struct loss_record *r = record_of(cv, &index, b->stack, b->kind, cls);
+        r->bytes = add_sat(r->bytes, b->size);
+        r->blocks++;
+        r->indirect = add_sat(r->indirect, indirect);
     }
     u64map_destroy(&index);
 }
@@ -98,7 +144,9 @@ static int by_rank_then_size(const void *pa, const void *pb)
         return ta > tb ? -1 : 1;
     if ((a->stack < 0) != (b->stack < 0))
         return a->stack < 0 ? 1 : -1;
-    return (a->sid > b->sid) - (a->sid < b->sid);
+    if (a->sid != b->sid)
+        return a->sid > b->sid ? 1 : -1;
+    return (a->kind > b->kind) - (a->kind < b->kind);
 }
 
 struct class_view *classview_build(struct engine *e, struct block **blocks,
@@ -119,6 +167,7 @@ struct class_view *classview_build(struct engine *e, struct block **blocks,
     group(cv, blocks, n, indirect, rec_of);
     blockinfo_attach(e, cv->rec, blocks, n, rec_of);
     free(indirect);
+    group_others(cv);
     apply_suppressions(cv);
     /* Before the records are sorted: each block's, for leaks[] in JSON. */
     cv->supp_of = xcalloc(n + 1, sizeof *cv->supp_of);

@@ -134,7 +134,7 @@ static void fill_totals(struct findings *f, struct engine *e, size_t held)
         t->leaked_blocks = s.blocks;
     }
     t->bad_records = e->ext.bad_records + e->verdicts.bad_records +
-                     e->previews.bad_records;
+                     e->previews.bad_records + e->xb.bad_records;
     t->dangling_refs = e->ext.dangling_refs;
     t->extended = e->ext.extended;
     t->end = &e->end;
@@ -168,7 +168,8 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
     qsort(f->blocks, f->nleaks, sizeof *f->blocks, by_key);
     group_leaks(f, e);
     /* A log with reachability verdicts is reported by class. */
-    if (e->verdicts.scans && f->judged && co && f->nleaks)
+    if (e->verdicts.scans && f->judged && co &&
+        (f->nleaks || (e->xb.live && logend_leaks_count(&e->end))))
         classify(f, e, co);
     /* Groups carry pointers to their views, so sorting them is safe. */
     qsort(f->groups, f->ngroups, sizeof *f->groups, by_weight);

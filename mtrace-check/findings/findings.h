@@ -110,6 +110,7 @@ struct loss_record {
     int new_since_previous; /* definitely lost, and its stack had no
                                definitely lost block at the scan before
                                the last (findings.has_previous_scan) */
+    enum block_kind kind; /* malloc's, a pool's, a mapping (xblocks.h) */
 };
 
 struct totals {

@@ -183,10 +183,48 @@ static void u64_array(FILE *o, const char *name, const struct page *pg,
 {
     fprintf(o, ",\"%s\":[", name);
     for (size_t i = 0; i < pg->nwhich; i++) {
-        const char *s = (const char *)&tl->stacks[pg->which[i]];
-        uint64_t v;
-        memcpy(&v, s + field_offset, sizeof v);
+        uint64_t v = 0; /* a stack of other blocks only: no timeline */
+        if (pg->which[i] < tl->nstacks)
+            memcpy(&v, (const char *)&tl->stacks[pg->which[i]] + field_offset,
+                   sizeof v);
         put_uitem(o, i, v);
+    }
+    putc(']', o);
+}
+
+/* The kind of the blocks of timeline stack T when they are not malloc's
+ * (a pool's, mappings: xblocks.h), else KIND_MALLOC.  Such stacks are in
+ * no timeline: they come from the loss records. */
+static enum block_kind other_kind(const struct findings *f, size_t t)
+{
+    for (size_t i = 0; f->classified && i < f->nrecords; i++)
+        if (f->records[i].kind != KIND_MALLOC &&
+            (size_t)(f->records[i].stack + 1) == t)
+            return f->records[i].kind;
+    return KIND_MALLOC;
+}
+
+/* Loss records of blocks that are not malloc's exist. */
+static int any_other_kind(const struct findings *f)
+{
+    for (size_t i = 0; f->classified && i < f->nrecords; i++)
+        if (f->records[i].kind != KIND_MALLOC)
+            return 1;
+    return 0;
+}
+
+/* "kind": per stack, "pool" or "mmap" for the blocks that are not
+ * malloc's, "" for malloc's; only in a log that has such blocks. */
+static void write_kinds(FILE *o, const struct findings *f,
+                        const struct page *pg)
+{
+    if (!any_other_kind(f))
+        return;
+    fputs(",\n\"kind\":[", o);
+    for (size_t i = 0; i < pg->nwhich; i++) {
+        enum block_kind k = other_kind(f, pg->which[i]);
+        fprintf(o, "%s\"%s\"", i ? "," : "",
+                k == KIND_MALLOC ? "" : block_kind_name(k));
     }
     putc(']', o);
 }
@@ -217,6 +255,7 @@ static void write_stacks(FILE *o, const struct findings *f, const struct timelin
     }
     putc(']', o);
     free(vf.v);
+    write_kinds(o, f, pg);
 #define FIELD(name, member)                                                    \
     u64_array(o, name, pg, tl, offsetof(struct tl_stack, member))
     FIELD("leak_b", live_bytes);
@@ -472,13 +511,19 @@ static void resolve_in_order(struct page *pg, const struct findings *f)
 static void choose_stacks(struct page *pg, const struct findings *f,
                           const struct timeline *tl)
 {
-    pg->which = xcalloc(tl->nstacks + 1, sizeof *pg->which);
-    pg->stack_of = xcalloc(tl->nstacks + 1, sizeof *pg->stack_of);
-    pg->nstack_of = tl->nstacks;
-    for (size_t i = 0; i < tl->nstacks; i++) {
+    int others = any_other_kind(f);
+    /* Other blocks' stacks may come after the timeline's last. */
+    size_t n = others && f->stacks->nstacks + 1 > tl->nstacks
+                   ? f->stacks->nstacks + 1
+                   : tl->nstacks;
+    pg->which = xcalloc(n + 1, sizeof *pg->which);
+    pg->stack_of = xcalloc(n + 1, sizeof *pg->stack_of);
+    pg->nstack_of = n;
+    for (size_t i = 0; i < n; i++) {
         pg->stack_of[i] = -1;
         int valid = i == 0 || i - 1 < f->stacks->nstacks;
-        if (valid && tl->stacks[i].allocs > 0) {
+        int allocs = i < tl->nstacks && tl->stacks[i].allocs > 0;
+        if (valid && (allocs || (others && other_kind(f, i) != KIND_MALLOC))) {
             pg->stack_of[i] = (long)pg->nwhich;
             pg->which[pg->nwhich++] = i;
         }

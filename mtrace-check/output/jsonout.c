@@ -165,6 +165,8 @@ void report_json_record_open(FILE *out, const struct findings *f,
             ",\"indirect_bytes\":%" PRIu64 ",\"suppressed_by\":",
             class_name(r->cls), r->bytes, r->blocks, r->indirect);
     json_cstring(out, r->suppressed_by);
+    if (r->kind != KIND_MALLOC) /* absent: malloc's (doc/json.md) */
+        fprintf(out, ",\"kind\":\"%s\"", block_kind_name(r->kind));
     fprintf(out, ",\"fingerprint\":\"%s\"", r->fingerprint);
     if (f->baseline)
         fprintf(out, ",\"baseline\":%s", r->baseline ? "true" : "false");

@@ -138,6 +138,13 @@ static void text_fingerprint(FILE *out, const struct findings *f,
     putc('\n', out);
 }
 
+/* "" for malloc's blocks (the report as it always was), "pool " or
+ * "mmap " for the others (xblocks.h). */
+static const char *kind_words(enum block_kind k)
+{
+    return k == KIND_POOL ? "pool " : k == KIND_MMAP ? "mmap " : "";
+}
+
 static void text_record(FILE *out, const struct findings *f,
                         const struct loss_record *r, size_t k, size_t total)
 {
@@ -150,12 +157,13 @@ static void text_record(FILE *out, const struct findings *f,
         fprintf(out, "\n%s bytes", commas(r->bytes, a));
     if (r->cls == CLASS_UNKNOWN)
         fprintf(out,
-                " in %s blocks are not classified (allocated after the "
+                " in %s %sblocks are not classified (allocated after the "
                 "last scan) in loss record %zu of %zu\n",
-                commas(r->blocks, d), k, total);
+                commas(r->blocks, d), kind_words(r->kind), k, total);
     else
-        fprintf(out, " in %s blocks are %s in loss record %zu of %zu\n",
-                commas(r->blocks, d), class_words(r->cls), k, total);
+        fprintf(out, " in %s %sblocks are %s in loss record %zu of %zu\n",
+                commas(r->blocks, d), kind_words(r->kind), class_words(r->cls),
+                k, total);
     if (r->frames == NULL)
         fputs("    (no stack recorded)\n", out);
     else if (r->frames->n == 0)

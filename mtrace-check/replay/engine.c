@@ -22,6 +22,7 @@ void engine_init(struct engine *e, const char *binary)
     verdicts_init(&e->verdicts);
     previews_init(&e->previews);
     series_init(&e->series);
+    xblocks_init(&e->xb);
 }
 
 void engine_destroy(struct engine *e)
@@ -33,6 +34,7 @@ void engine_destroy(struct engine *e)
     verdicts_destroy(&e->verdicts);
     previews_destroy(&e->previews);
     series_destroy(&e->series);
+    xblocks_destroy(&e->xb);
 }
 
 void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
@@ -151,6 +153,10 @@ void engine_record(struct engine *e, const char *line, size_t len,
     }
     if (previews_is_record(f[0])) {
         previews_record(&e->previews, f, nf, e->verdicts.scan_line);
+        return;
+    }
+    if (xblocks_is_record(f[0])) {
+        xblocks_record(&e->xb, &e->ext, &e->verdicts, line, len, e->nr);
         return;
     }
     ext_record(&e->ext, line, len, f, nf);

@@ -19,6 +19,7 @@
 #include "replay/verdict.h"
 #include "replay/preview.h"
 #include "replay/scanseries.h"
+#include "replay/xblocks.h"
 
 #include <string.h>
 
@@ -38,6 +39,7 @@ struct engine {
     struct verdicts verdicts; /* "#C" and "#c" records        */
     struct previews previews; /* "#w" records (preview.h)     */
     struct scan_series series; /* every scan, per stack (scanseries.h) */
+    struct xblocks xb;        /* other blocks: "#b", "#x", "#P", "#k" */
 };
 
 void engine_init(struct engine *e, const char *binary);

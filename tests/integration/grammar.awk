@@ -101,6 +101,24 @@ $1 == "#c" {
 	if (NF > 4) bad("#c: extra fields")
 	next
 }
+function kind(s) { return s == "pool" || s == "mmap" }
+$1 == "#b" {
+	if (NF < 5 || NF > 6 || !kind($2) || !hex($3) || !size($4)) bad("malformed #b")
+	if ($5 !~ /^s[0-9]+$/ || !(substr($5, 2) in stacks)) bad("#b: stack id not defined before use")
+	if (NF == 6 && ($2 != "pool" || !dec($6))) bad("#b: bad pool id")
+	next
+}
+$1 == "#x" { if (NF != 3 || !kind($2) || !hex($3)) bad("malformed #x"); next }
+$1 == "#P" {
+	if (!dec($3) || !(($2 == "new" && NF >= 4) || ($2 == "destroy" && NF == 3)))
+		bad("malformed #P")
+	next
+}
+$1 == "#k" {
+	if (NF < 4 || NF > 5 || !kind($2) || !hex($3) || $4 !~ /^[pid]$/) bad("malformed #k")
+	if (NF == 5 && ($4 != "d" || !dec($5))) bad("#k: indirect bytes on a " $4)
+	next
+}
 $1 == "#" { next }
 {
 	i = 1

@@ -34,6 +34,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-tree.sh"
 . "$HERE/tests-children.sh"
 . "$HERE/tests-growth.sh"
+. "$HERE/tests-xblocks.sh"
 
 ALL_TESTS=(
 	# tests-leaks.sh
@@ -93,6 +94,9 @@ ALL_TESTS=(
 	diff-runs block-preview
 	# tests-growth.sh
 	growth-periodic growth-sleep growth-option growth-new-leaks growth-forks
+	# tests-xblocks.sh
+	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
+	xblocks-valgrind xblocks-html xblocks-threads
 )
 
 passed=0 failed=0 skipped=0

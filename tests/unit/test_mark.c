@@ -533,11 +533,51 @@ START_TEST(loader_blocks_any_pointer_reaches_start_only_leaves)
 }
 END_TEST
 
+START_TEST(pool_chunk_is_left_out)
+{
+    /* A pool's chunk C (a malloc block) holds pool blocks P0 (at its
+     * start), P1 and P2; its header word points at P1.  C is no block of
+     * the scan (neither scanned nor reported: mark.h, BLOCK_KIND_POOL), so
+     * P1 and P0 are lost although the root reaches C; P2, which a root
+     * names, keeps the malloc block M it points to. */
+    uintptr_t *c = calloc(1, 256), *m = calloc(1, 32);
+    uintptr_t p0 = (uintptr_t)c, p1 = p0 + 64, p2 = p0 + 128;
+    c[4] = p1;                         /* in C, outside every pool block */
+    ((uintptr_t *)p2)[1] = (uintptr_t)m;
+    struct blockset bs;
+    ck_assert_int_eq(blockset_init(&bs, 5, &test_ops), 0);
+    blockset_add(&bs, p1, 32, 2, BLOCK_KIND_POOL);
+    blockset_add(&bs, p0, 256, 9, 0); /* C: the same start as P0 */
+    blockset_add(&bs, p0, 16, 1, BLOCK_KIND_POOL);
+    blockset_add(&bs, p2, 32, 3, BLOCK_KIND_POOL);
+    blockset_add(&bs, (uintptr_t)m, 32, 4, 0);
+    ck_assert_int_eq(blockset_finish(&bs), 0);
+    ck_assert_uint_eq(bs.n, 4);
+    ck_assert_int_eq(blockset_find(&bs, p0 + 200), -1);
+    long i0 = blockset_find(&bs, p0), i1 = blockset_find(&bs, p1),
+         i2 = blockset_find(&bs, p2), im = blockset_find(&bs, (uintptr_t)m);
+    ck_assert(i0 >= 0 && i1 >= 0 && i2 >= 0 && im >= 0);
+    ck_assert_uint_eq(block_stack(&bs, (size_t)i0), 1);
+    uintptr_t roots[] = { p0 + 32, p2 }; /* into C's header; P2 */
+    mark_range(&bs, (uintptr_t)roots, (uintptr_t)(roots + 2));
+    mark_drain(&bs);
+    ck_assert_int_eq(classify_lost(&bs), 0);
+    ck_assert_int_eq(block_verdict(&bs, (size_t)i0), VERDICT_DEFINITE);
+    ck_assert_int_eq(block_verdict(&bs, (size_t)i1), VERDICT_DEFINITE);
+    ck_assert_int_eq(block_verdict(&bs, (size_t)i2), VERDICT_REACHABLE);
+    ck_assert_int_eq(block_verdict(&bs, (size_t)im), VERDICT_REACHABLE);
+    blockset_destroy(&bs);
+    free(c);
+    free(m);
+}
+END_TEST
+
 Suite *mark_suite(void)
 {
     Suite *s = suite_create("mark");
     TCase *c = tcase_create("graphs");
     tcase_add_test(c, start_pointers_chain_is_reachable);
+    tcase_add_test(c, pool_chunk_is_left_out);
     tcase_add_test(c, interior_pointer_is_possibly_lost);
     tcase_add_test(c, later_start_pointer_upgrades_possible);
     tcase_add_test(c, leaked_tree_one_direct_rest_indirect);

@@ -658,6 +658,8 @@
       const leaf = stackLeaf(i), td = el('td', null, frameName(leaf));
       const loc = frameLoc(leaf);
       if (loc) td.appendChild(el('span', 'loc', ' ' + loc));
+      /* Blocks that are not malloc's: a pool's, or mappings. */
+      if (S.kind && S.kind[i]) td.appendChild(el('span', 'loc', ' [' + S.kind[i] + ']'));
       return td;
     }
     if (k === 'class') {
