@@ -17,9 +17,16 @@
  *   }
  *
  * The figures are process-wide: other threads' allocations count too.
+ *
+ * Resources other than memory (locks, handles, connections), by kind and
+ * id; mtrace-check lists those never released with the acquiring stack:
+ *   memleak_resource_acquire("lock", (uintptr_t)&m);
+ *   memleak_resource_release("lock", (uintptr_t)&m);
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MEMLEAK_H
 #define MEMLEAK_H
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +35,7 @@ extern "C" {
 /* Exported by libmtrace.so (use the wrappers below). */
 int libmtrace_report(const char *label);
 int libmtrace_live(long *bytes, long *blocks);
+int libmtrace_resource(int acquire, const char *kind, uintptr_t id);
 
 typedef struct {
     long bytes, blocks;
@@ -136,6 +144,34 @@ static inline void memleak_assert_no_growth_(memleak_savepoint *sp,
     abort();
 }
 
+typedef int (*memleak_resource_fn_)(int, const char *, uintptr_t);
+
+static inline memleak_resource_fn_ memleak_resource_fn_get_(void)
+{
+    static memleak_resource_fn_ fn;
+    static int looked;
+    if (!looked) {
+        fn = (memleak_resource_fn_)dlsym(RTLD_DEFAULT, "libmtrace_resource");
+        looked = 1;
+    }
+    return fn;
+}
+
+/* Resource ID of KIND (one word: "lock", "conn") was acquired here; 0, or
+ * -1 when libmtrace.so is not loaded or not collecting. */
+static inline int memleak_resource_acquire(const char *kind, uintptr_t id)
+{
+    memleak_resource_fn_ fn = memleak_resource_fn_get_();
+    return fn ? fn(1, kind, id) : -1;
+}
+
+/* ... and released (a release of an id never acquired is warned about). */
+static inline int memleak_resource_release(const char *kind, uintptr_t id)
+{
+    memleak_resource_fn_ fn = memleak_resource_fn_get_();
+    return fn ? fn(0, kind, id) : -1;
+}
+
 #define MEMLEAK_SAVE(sp) memleak_save_(&(sp))
 #define MEMLEAK_COMPARE(sp) memleak_compare_(&(sp))
 #define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \
@@ -147,6 +183,8 @@ static inline void memleak_assert_no_growth_(memleak_savepoint *sp,
 #define memleak_active() 0
 #define memleak_live_bytes() 0L
 #define memleak_live_blocks() 0L
+#define memleak_resource_acquire(kind, id) ((void)(kind), (void)(id), -1)
+#define memleak_resource_release(kind, id) ((void)(kind), (void)(id), -1)
 #define MEMLEAK_SAVE(sp) ((void)(sp))
 #define MEMLEAK_COMPARE(sp) ((void)(sp), 0L)
 #define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \

@@ -111,6 +111,20 @@ static inline int mtf_op_releases(char op)
 #define MTF_REC_TIME "#t"
 #define MTF_TIME_STEP_NS 1000000u /* 1 ms */
 
+/* Resources (doc/format.md, "Resources"): what a program acquires and
+ * must give back besides memory, by kind and id, one record per event:
+ *   #r + KIND 0xID sSID    acquired (SID: the acquiring stack)
+ *   #r - KIND 0xID sSID    released (SID: the releasing stack)
+ * KIND is one word of at most MTF_RES_KIND_MAX bytes (libmtrace writes
+ * other bytes as '_'); "fd" is the kind of the descriptors libmtrace
+ * records itself with MEMLEAK_CONFIG=fds=1.  glibc's checker ignores the
+ * record like every '#' line. */
+#define MTF_REC_RESOURCE "#r"
+#define MTF_RES_ACQUIRE '+'
+#define MTF_RES_RELEASE '-'
+#define MTF_RES_KIND_FD "fd"
+#define MTF_RES_KIND_MAX 64
+
 /* Compressed logs (doc/format.md, "Compressed logs"): a log
  * written compressed (MALLOC_TRACE=NAME.zst, MEMLEAK_CONFIG=compress=zstd)
  * is a sequence of zstd frames whose content is the log.  It starts with

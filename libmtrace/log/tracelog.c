@@ -393,6 +393,23 @@ void tracelog_event(char op, const void *ptr, size_t size, int with_size,
     unlock_log();
 }
 
+/* A record that refers to S (a resource's, track/resource.c) straight
+ * into the shared log, after the stack record: records of one kind and id
+ * then stand in the order their events took the log lock. */
+void tracelog_record(struct stack *s, const char *line, size_t n)
+{
+    if (!tracelog_logging() || mt_config.classic)
+        return;
+    zstdlog_poll(); /* no lock of ours is held here */
+    publish_stack(s);
+    lock_log();
+    if (log_ready()) {
+        writer_put(&log_state.w, line, n);
+        stop_on_write_failure();
+    }
+    unlock_log();
+}
+
 /* ---- the log's life ----------------------------------------------------- */
 
 void tracelog_start(const char *(*unwinder)(void),

@@ -41,6 +41,9 @@ uint32_t tracelog_line_tag(void);
  * before the event entered the live table. */
 void tracelog_event(char op, const void *ptr, size_t size, int with_size,
                     struct stack *s, const struct frame *where, uint32_t tag);
+/* LINE (N bytes, a whole record that names stack S) into the shared log
+ * now, after S's stack record; nothing in a classic log. */
+void tracelog_record(struct stack *s, const char *line, size_t n);
 /* "#u" records for the modules dlclose() took away. */
 void tracelog_unloaded(void);
 /* A "# A B C" comment line. */

@@ -74,6 +74,11 @@ static struct stack *current_stack(const void *caller)
     return s;
 }
 
+struct stack *tracer_stack(const void *caller)
+{
+    return current_stack(caller);
+}
+
 /* Peak live bytes: each thread adds its changes to the global count in
  * batches, so threads do not fight over one cache line on every event;
  * the peak is exact to within PEAK_BATCH bytes per thread. */

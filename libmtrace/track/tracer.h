@@ -32,6 +32,10 @@ void tracer_realloc_begin(void *old, const void *caller,
 void tracer_realloc_end(void *old, void *new_ptr, size_t size,
                         const void *caller, const struct realloc_ticket *t);
 
+/* The calling thread's stack from CALLER up, interned (stacktab.h), or
+ * NULL; inside the fork gate, guard set (track/resource.c). */
+struct stack *tracer_stack(const void *caller);
+
 /* Control (control.c calls these with the guard set). */
 void tracer_start(void);         /* first mtrace() or mtraceinit      */
 void tracer_stop(void);          /* muntrace(): "= End", close, stop  */

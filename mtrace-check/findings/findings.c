@@ -175,10 +175,15 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
         records_of_groups(f);
     fill_totals(f, e, n);
     f->failing = f->cv ? classview_fails(f->cv) : f->nleaks > 0;
+    resfind_build(&f->resources, e);
+    if (f->resources.held &&
+        (co == NULL || co->fail_on & (1 << CLASS_DEFINITE)))
+        f->failing = 1;
 }
 
 void findings_destroy(struct findings *f)
 {
+    resfind_destroy(&f->resources);
     for (size_t i = 0; i < f->nleaks + 1; i++)
         free(f->views[i].v);
     free(f->views);

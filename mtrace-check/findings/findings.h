@@ -42,6 +42,7 @@
 #include "replay/engine.h"
 #include "findings/baseline.h"
 #include "findings/fingerprint.h"
+#include "findings/resfind.h"
 #include "symbolize/stackview.h"
 #include "findings/suppress.h"
 #include "replay/verdict.h"
@@ -153,6 +154,10 @@ struct findings {
     struct u64map by_stack;
     struct view_frames *views;
     struct class_view *cv;
+
+    /* Resources not released, and the warnings about "#r" records
+     * (resfind.h): listed ones fail the run with --fail-on's definite. */
+    struct res_findings resources;
 };
 
 /* Everything the replayed engine E holds, as findings of LOG (BINARY may

@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "output/folded.h"
 #include "output/json.h"
+#include "output/resout.h"
 #include "output/writer.h"
 #include "symbolize/stackview.h"
 
@@ -500,6 +501,7 @@ static void write_data(FILE *o, const struct findings *f,
     write_frames(o, pg);
     write_series(o, tl);
     write_intervals(o, tl, pg);
+    res_json(o, f);
     fputs("}\n", o);
 }
 

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* sigabbrev_np */
 #include "output/writer.h"
 #include "output/vgreport.h"
+#include "output/resout.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -357,6 +358,7 @@ static int findings(struct writer *w, const struct findings *f)
         text_classes(f, w->out);
     else
         text_groups(w->out, f->groups, f->ngroups, f->sample_rate);
+    res_text(w->out, f);
     if (f->judged)
         logend_text(w->out, f->end, f->totals.held_blocks,
                     f->totals.held_bytes);

@@ -20,6 +20,7 @@ void engine_init(struct engine *e, const char *binary)
     locator_init(&e->loc, binary);
     ext_init(&e->ext);
     verdicts_init(&e->verdicts);
+    res_init(&e->res);
 }
 
 void engine_destroy(struct engine *e)
@@ -29,6 +30,7 @@ void engine_destroy(struct engine *e)
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
+    res_destroy(&e->res);
 }
 
 void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
@@ -137,6 +139,11 @@ void engine_record(struct engine *e, const char *line, size_t len,
     if (slice_eq(f[0], MTF_REC_END)) {
         if (logend_record(&e->end, line, len, e->nr, !e->line_unterminated))
             e->ext.bad_records++;
+        return;
+    }
+    if (slice_eq(f[0], MTF_REC_RESOURCE)) {
+        if (e->ext.extended)
+            res_record(&e->res, &e->ext, f, nf, e->nr);
         return;
     }
     if (verdicts_is_record(f[0])) {

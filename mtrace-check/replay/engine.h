@@ -11,6 +11,7 @@
 #include "replay/event.h"
 #include "symbolize/location.h"
 #include "replay/logend.h"
+#include "replay/resources.h"
 #include "read/records.h"
 #include "replay/warning.h"
 #include "replay/strpool.h"
@@ -34,6 +35,7 @@ struct engine {
     struct timeline *tl;      /* fed when set (timeline.h: --html, --folded) */
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
+    struct res_table res;     /* "#r" records (resources.h)   */
 };
 
 void engine_init(struct engine *e, const char *binary);
