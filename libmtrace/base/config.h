@@ -70,7 +70,12 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "how the log is written. zstd: compressed with libzstd by a thread of "  \
       "libmtrace's, off the program's threads (read it with zstdcat; "         \
       "mtrace-check reads it as it is); none: plain text; auto: zstd when "    \
-      "MALLOC_TRACE ends in .zst")
+      "MALLOC_TRACE ends in .zst")                                             \
+    X(fds, NUMBER, 0, 0, 1, NULL, "0|1",                                       \
+      "record file descriptors as resources of kind fd: each open, socket, "   \
+      "pipe, dup, accept, fopen... with its stack, each close, fclose, "       \
+      "close_range and close-on-exec at exec; mtrace-check lists those still " \
+      "open at the end (not 0-2, nor those inherited). 0: no cost")
 
 extern const char *const config_unwinders[];
 extern const char *const config_compressors[];

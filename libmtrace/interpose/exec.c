@@ -8,6 +8,7 @@
 #include "base/export.h"
 #include "base/guard.h"
 #include "base/real.h"
+#include "interpose/fds.h"
 #include "../include/mtrace-format.h"
 #include "log/tracelog.h"
 #include "track/tracer.h"
@@ -21,11 +22,14 @@
 
 /* The image that execs is gone with its heap: what it still holds is not
  * leaked, and the log says so ("#e exec"; a failed exec logs on). */
-static void flush_before_exec(void)
+static inline __attribute__((always_inline)) void flush_before_exec(void)
 {
     GUARD_SCOPE(entered);
-    if (entered && tracer_started())
+    if (entered && tracer_started()) {
+        /* fds=1: close-on-exec descriptors end here (fds.h). */
+        fds_before_exec(__builtin_return_address(0));
         tracelog_end(MTF_END_EXEC, 0, 0);
+    }
 }
 
 /* The exec failed: the image logs on as before. */

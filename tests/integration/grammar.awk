@@ -88,6 +88,12 @@ $1 == "#c" {
 	if (NF > 4) bad("#c: extra fields")
 	next
 }
+$1 == "#r" {
+	if ($2 !~ /^[-+]$/ || $3 == "" || length($3) > 64 || !size($4) || NF != 5)
+		bad("malformed #r")
+	if ($5 !~ /^s[0-9]+$/ || !(substr($5, 2) in stacks)) bad("#r: stack id not defined before use")
+	next
+}
 $1 == "#" { next }
 {
 	i = 1
