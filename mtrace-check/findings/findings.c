@@ -176,6 +176,7 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
     fill_totals(f, e, n);
     f->failing = f->cv ? classview_fails(f->cv) : f->nleaks > 0;
     resfind_build(&f->resources, e);
+    f->rss = &e->rss;
     if (f->resources.held &&
         (co == NULL || co->fail_on & (1 << CLASS_DEFINITE)))
         f->failing = 1;

@@ -158,6 +158,9 @@ struct findings {
     /* Resources not released, and the warnings about "#r" records
      * (resfind.h): listed ones fail the run with --fail-on's definite. */
     struct res_findings resources;
+    /* The resident memory the "#t" records sampled (replay/rss.h);
+     * samples 0: none. */
+    const struct rss_stats *rss;
 };
 
 /* Everything the replayed engine E holds, as findings of LOG (BINARY may

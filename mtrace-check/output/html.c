@@ -502,6 +502,7 @@ static void write_data(FILE *o, const struct findings *f,
     write_series(o, tl);
     write_intervals(o, tl, pg);
     res_json(o, f);
+    rss_html(o, f, tl);
     fputs("}\n", o);
 }
 

@@ -216,6 +216,7 @@ static void json_totals(FILE *out, const struct findings *f)
             t->extended ? "true" : "false", f->sample_rate);
     logend_json(out, t->end, t->extended, t->held_blocks, t->held_bytes);
     res_json(out, f);
+    rss_json(out, f);
     fputs("}\n", out);
 }
 

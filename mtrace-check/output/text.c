@@ -359,6 +359,7 @@ static int findings(struct writer *w, const struct findings *f)
     else
         text_groups(w->out, f->groups, f->ngroups, f->sample_rate);
     res_text(w->out, f);
+    rss_text(w->out, f);
     if (f->judged)
         logend_text(w->out, f->end, f->totals.held_blocks,
                     f->totals.held_bytes);

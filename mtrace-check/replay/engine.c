@@ -151,6 +151,8 @@ void engine_record(struct engine *e, const char *line, size_t len,
         return;
     }
     ext_record(&e->ext, line, len, f, nf);
+    if (slice_eq(f[0], MTF_REC_TIME))
+        rss_record(&e->rss, f, nf);
     if (e->tl && slice_eq(f[0], MTF_REC_TIME))
         tl_time(e->tl, f, nf, e->nr);
 }

@@ -12,6 +12,7 @@
 #include "symbolize/location.h"
 #include "replay/logend.h"
 #include "replay/resources.h"
+#include "replay/rss.h"
 #include "read/records.h"
 #include "replay/warning.h"
 #include "replay/strpool.h"
@@ -36,6 +37,7 @@ struct engine {
     uint64_t bytes;           /* of the log replayed, read by progress.h */
     struct verdicts verdicts; /* "#C" and "#c" records        */
     struct res_table res;     /* "#r" records (resources.h)   */
+    struct rss_stats rss;     /* "#t ... rss-anon=" (rss.h)   */
 };
 
 void engine_init(struct engine *e, const char *binary);

@@ -71,7 +71,11 @@ $1 == "#e" {
 	ended = FNR
 	next
 }
-$1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
+$1 == "#t" {
+	if (!dec($2) || (NF != 2 && NF != 4)) bad("malformed #t")
+	if (NF == 4 && ($3 !~ /^rss-anon=[0-9]+$/ || $4 !~ /^rss-file=[0-9]+$/)) bad("malformed #t rss fields")
+	next
+}
 $1 == "#C" {
 	if ($2 == "suppression") {
 		if ($3 !~ /^leak:./ || NF != 3) bad("malformed #C suppression")
