@@ -75,7 +75,7 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "record file descriptors as resources of kind fd: each open, socket, "   \
       "pipe, dup, accept, fopen... with its stack, each close, fclose, "       \
       "close_range and close-on-exec at exec; mtrace-check lists those still " \
-      "open at the end (not 0-2, nor those inherited). 0: no cost")
+      "open at the end (not 0-2, nor those inherited). 0: one test a call")
 
 extern const char *const config_unwinders[];
 extern const char *const config_compressors[];
