@@ -131,6 +131,18 @@ static int run_checker(char **argv, int out)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
 }
 
+static int per_process(const char *name)
+{
+    return name && strstr(name, "%p") != NULL;
+}
+
+/* One check per process (a %p file name): the run's page (--html) is
+ * then written by a check of its own. */
+static int html_apart(const struct run_options *o)
+{
+    return per_process(o->log_file) || (o->xml && per_process(o->xml_file));
+}
+
 /* mtrace-check on LOGS[0..N), one group of processes. */
 static int check_group(const char *checker, const struct run_options *o,
                        const struct run_log *logs, int n)
@@ -158,6 +170,10 @@ static int check_group(const char *checker, const struct run_options *o,
         argv[k++] = "--xml";
         argv[k++] = xml;
     }
+    if (o->html && n > 0 && !html_apart(o)) {
+        argv[k++] = "--html";
+        argv[k++] = (char *)o->html;
+    }
     argv[k++] = kinds;
     argv[k++] = errors;
     argv[k++] = callers;
@@ -179,15 +195,33 @@ static int check_group(const char *checker, const struct run_options *o,
     return status;
 }
 
-static int per_process(const char *name)
+/* The run's page alone, every log on it (after the per-process checks). */
+static int html_page(const char *checker, const struct run_options *o,
+                     const struct run_log *logs, int n)
 {
-    return name && strstr(name, "%p") != NULL;
+    char **argv = calloc((size_t)n + 8, sizeof *argv);
+    int k = 0;
+    if (argv == NULL)
+        return 2;
+    argv[k++] = (char *)checker;
+    argv[k++] = "--quiet";
+    argv[k++] = "--html";
+    argv[k++] = (char *)o->html;
+    argv[k++] = "--";
+    for (int i = 0; i < n; i++)
+        argv[k++] = logs[i].path;
+    int out = open("/dev/null", O_WRONLY);
+    int status = out < 0 ? 2 : run_checker(argv, out);
+    if (out >= 0)
+        close(out);
+    free(argv);
+    return status == 2 ? 2 : 0;
 }
 
 int check_logs(const char *checker, const struct run_options *o,
                const struct run_log *logs, int n)
 {
-    if (!per_process(o->log_file) && !(o->xml && per_process(o->xml_file)))
+    if (!html_apart(o))
         return check_group(checker, o, logs, n);
     int worst = 0;
     for (int i = 0; i < n; i++) {
@@ -195,5 +229,7 @@ int check_logs(const char *checker, const struct run_options *o,
         if (st == 2 || (st == 1 && worst == 0))
             worst = st;
     }
+    if (o->html && html_page(checker, o, logs, n) == 2)
+        worst = 2;
     return worst;
 }

@@ -39,7 +39,8 @@ static int trace_env(const char *lib, const char *dir,
     if (asprintf(&preload, "%s%s%s", lib, old && *old ? " " : "",
                  old ? old : "") < 0 ||
         asprintf(&trace, "%s/trace.%%p", dir) < 0 ||
-        asprintf(&config, "mtraceinit,depth=%d%s%s%s%s", depth,
+        asprintf(&config, "mtraceinit,depth=%d%s%s%s%s%s", depth,
+                 o->trace_children ? "" : ",children=0",
                  cfg && *cfg ? "," : "", cfg ? cfg : "",
                  o->mtrace_config ? "," : "",
                  o->mtrace_config ? o->mtrace_config : "") < 0)
@@ -88,7 +89,9 @@ static int run_program(const char *lib, const char *dir,
 }
 
 /* --trace-children=no: the program's own logs and its fork children's,
- * not those of programs it started with exec. */
+ * not those of programs it started with exec.  Those run untraced
+ * (MEMLEAK_CONFIG's children=0) and write none; this keeps out what
+ * system() and popen() start, which glibc starts past the library. */
 static int keep_own(struct run_log *logs, int n, long root)
 {
     int k = 0;

@@ -41,9 +41,9 @@ static void help(void)
         "  --xml=yes --xml-file=FILE   memcheck's XML, protocol 4 (also\n"
         "                              --xml-fd=N)\n"
         "  --suppressions=FILE         valgrind's or LeakSanitizer's syntax\n"
-        "  --trace-children=yes|no     report child processes started by\n"
-        "                              exec (default: yes; fork children\n"
-        "                              always)\n"
+        "  --trace-children=yes|no     trace and report the programs started\n"
+        "                              by exec (default: yes; no: they run\n"
+        "                              untraced; fork children always)\n"
         "  --gen-suppressions=all|yes|no  a suppression after each record\n"
         "Other memcheck options (--track-origins=, -v, ...) are accepted\n"
         "and change nothing.\n"
@@ -53,6 +53,9 @@ static void help(void)
         "  --mtrace-dir=DIR            write the logs into DIR and keep them\n"
         "                              (default: a temporary directory)\n"
         "  --mtrace-config=OPTS        more MEMLEAK_CONFIG options\n"
+        "  --html=FILE                 also write one HTML page for the whole\n"
+        "                              run: the processes, their totals and\n"
+        "                              each one's report\n"
         "  --help, --version\n",
         stdout);
 }
@@ -194,6 +197,8 @@ static int run_option(const char *a, struct run_options *o)
         return nonempty(a, v, &o->mtrace_dir);
     if ((v = VAL("--mtrace-config=")))
         return nonempty(a, v, &o->mtrace_config);
+    if ((v = VAL("--html=")))
+        return nonempty(a, v, &o->html);
     return 0;
 }
 

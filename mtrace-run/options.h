@@ -8,7 +8,8 @@
  * --xml-fd=, --suppressions=, --trace-children=, --gen-suppressions=; a
  * list of memcheck's options that change nothing here is accepted and
  * ignored; and mtrace-run's own --mtrace-dir=DIR (keep the logs there),
- * --mtrace-config=OPTS (more MEMLEAK_CONFIG) and --fail-on=.  The first
+ * --mtrace-config=OPTS (more MEMLEAK_CONFIG), --fail-on= and --html=FILE
+ * (the run's HTML page).  The first
  * word that is not an option is PROGRAM, as with valgrind.
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
@@ -36,6 +37,7 @@ struct run_options {
     const char *mtrace_dir;    /* NULL: a temporary directory */
     const char *mtrace_config; /* NULL: none */
     char **program;            /* PROGRAM [ARG]..., NULL-terminated */
+    const char *html;          /* --html=FILE: the run's page, or NULL */
 };
 
 enum run_parse { RUN_GO, RUN_EXIT_OK, RUN_USAGE };

@@ -71,6 +71,14 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "libmtrace's, off the program's threads (read it with zstdcat; "         \
       "mtrace-check reads it as it is); none: plain text; auto: zstd when "    \
       "MALLOC_TRACE ends in .zst")                                             \
+    X(children, NUMBER, 1, 0, 1, NULL, "0|1",                                  \
+      "1: programs this process starts with exec or posix_spawn are traced "   \
+      "as it is (they inherit LD_PRELOAD, MEMLEAK_CONFIG and MALLOC_TRACE); "  \
+      "0: they run untraced, as valgrind's --trace-children=no has it: "       \
+      "their environment loses libmtrace from LD_PRELOAD, MEMLEAK_CONFIG and " \
+      "MALLOC_TRACE (fork children of this program stay traced; what "         \
+      "system() and popen() start stays traced, glibc starts it by an "        \
+      "internal call)")                                                        \
     X(fds, NUMBER, 0, 0, 1, NULL, "0|1",                                       \
       "record file descriptors as resources of kind fd: each open, socket, "   \
       "pipe, dup, accept, fopen... with its stack, each close, fclose, "       \

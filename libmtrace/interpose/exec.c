@@ -3,11 +3,16 @@
  * log lines: these wrappers write the log out first.  glibc's exec family
  * calls execve internally (not through the PLT), so each public member is
  * wrapped; the variadic execl* build their argument vector on the stack.
+ * With children=0 (config.h) the new program gets an environment without
+ * libmtrace (childenv.h), built on the stack: the wrappers may run in a
+ * vfork child, where neither the heap nor a lock is ours to take.
  */
 #define _GNU_SOURCE
 #include "base/export.h"
 #include "base/guard.h"
+#include "base/config.h"
 #include "base/real.h"
+#include "interpose/childexec.h"
 #include "interpose/fds.h"
 #include "../include/mtrace-format.h"
 #include "log/tracelog.h"
@@ -17,6 +22,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define MAX_EXECL_ARGS 4096 /* on the stack: 32 KiB */
 
@@ -54,40 +61,77 @@ static int exec_failed(int result)
 typedef int (*exec_env_fn)(const char *, char *const[], char *const[]);
 typedef int (*exec_fn)(const char *, char *const[]);
 
+/* The arguments of an exec whose environment is chosen last. */
+struct exec_call {
+    const char *path;
+    char *const *argv;
+    int fd;
+    int (*real)(const char *, char *const[], char *const[]);
+    int (*real_fd)(int, char *const[], char *const[]);
+};
+
+static int call_exec(void *ctx, char *const *env)
+{
+    struct exec_call *c = ctx;
+    if (c->real_fd)
+        return c->real_fd(c->fd, c->argv, env);
+    return c->real(c->path, c->argv, env);
+}
+
+/* Every wrapper: the log finished, the exec, the log on if it failed. */
+static int exec_with(struct exec_call *c, char *const *envp)
+{
+    flush_before_exec();
+    return exec_failed(with_child_env(envp, call_exec, c));
+}
+
 MT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
     REAL(execve, exec_env_fn);
-    flush_before_exec();
-    return exec_failed(real_execve(path, argv, envp));
+    struct exec_call c = { .path = path, .argv = argv, .real = real_execve };
+    return exec_with(&c, envp);
 }
 
+/* execv and execvp use the process's environment: with children=1 they
+ * are called as they are (execvp's search of PATH stays glibc's); with
+ * children=0 they become execve and execvpe with the new one. */
 MT_EXPORT int execv(const char *path, char *const argv[])
 {
     REAL(execv, exec_fn);
-    flush_before_exec();
-    return exec_failed(real_execv(path, argv));
+    REAL(execve, exec_env_fn);
+    if (mt_config.children) {
+        flush_before_exec();
+        return exec_failed(real_execv(path, argv));
+    }
+    struct exec_call c = { .path = path, .argv = argv, .real = real_execve };
+    return exec_with(&c, environ);
 }
 
 MT_EXPORT int execvp(const char *file, char *const argv[])
 {
     REAL(execvp, exec_fn);
-    flush_before_exec();
-    return exec_failed(real_execvp(file, argv));
+    REAL(execvpe, exec_env_fn);
+    if (mt_config.children) {
+        flush_before_exec();
+        return exec_failed(real_execvp(file, argv));
+    }
+    struct exec_call c = { .path = file, .argv = argv, .real = real_execvpe };
+    return exec_with(&c, environ);
 }
 
 MT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
     REAL(execvpe, exec_env_fn);
-    flush_before_exec();
-    return exec_failed(real_execvpe(file, argv, envp));
+    struct exec_call c = { .path = file, .argv = argv, .real = real_execvpe };
+    return exec_with(&c, envp);
 }
 
 MT_EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
     typedef int (*fexec_fn)(int, char *const[], char *const[]);
     REAL(fexecve, fexec_fn);
-    flush_before_exec();
-    return exec_failed(real_fexecve(fd, argv, envp));
+    struct exec_call c = { .fd = fd, .argv = argv, .real_fd = real_fexecve };
+    return exec_with(&c, envp);
 }
 
 /* Fills ARGV from ARG0 and the variadic arguments up to their NULL.

@@ -19,6 +19,8 @@
 #include "findings/suppress.h"
 #include "symbolize/symbolizer.h"
 #include "output/vgcollect.h"
+#include "output/treesum.h"
+#include "output/runpage.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -192,12 +194,18 @@ static int check_logs(char *const *logs, int n, struct options *opt,
 {
     int worst = EXIT_CLEAN;
 
-    if (n > 1)
+    if (n > 1) {
+        treesum_begin(); /* the combined summary's rows (treesum.h) */
         outputs_list_begin(opt, binary, n);
+    }
     for (int i = 0; i < n; i++) {
-        if (n > 1)
+        if (n > 1) {
+            treesum_log(logs[i]);
             outputs_list_item(opt, logs[i], i, n);
+        }
         int status = check_log(logs[i], opt, binary, n > 1);
+        if (n > 1)
+            treesum_status(status);
         if (status == EXIT_TROUBLE || (status == EXIT_LEAKS && worst == 0))
             worst = status;
     }
@@ -243,10 +251,12 @@ int main(int argc, char **argv)
     const char *binary = skip ? opt.operands[0] : NULL;
     if (binary && !binary_exists(binary))
         return EXIT_TROUBLE;
-    if ((opt.html || opt.folded) && opt.noperands - skip > 1) {
-        diag_usage("--html and --folded take one log");
+    if (opt.folded && opt.noperands - skip > 1) {
+        diag_usage("--folded takes one log");
         return EXIT_TROUBLE;
     }
+    if (opt.html && opt.noperands - skip > 1)
+        runpage_begin(); /* one page for the whole run (runpage.h) */
     if (opt.pprof && opt.noperands - skip > 1) {
         diag_usage("--pprof takes one log");
         return EXIT_TROUBLE;
@@ -280,7 +290,7 @@ int main(int argc, char **argv)
     int status = check_logs(opt.operands + skip, opt.noperands - skip, &opt,
                             binary);
     free(sibling);
-    if (vg_finish() != 0)
+    if (vg_finish() != 0 || runpage_finish(&opt) != 0)
         status = EXIT_TROUBLE;
     if (ci_wanted(&opt) && ci_end() != 0)
         status = EXIT_TROUBLE;

@@ -36,8 +36,8 @@
     X(html, "html", 0, FILE, "FILE",                                           \
       "also write an HTML report to FILE: summary, live bytes over time, "     \
       "flame graphs, top stacks",                                              \
-      "The text or JSON report still goes to standard output; see HTML "       \
-      "REPORT.")                                                               \
+      "The text or JSON report still goes to standard output; with several " \
+      "logs, one page for the whole run; see HTML REPORT.")                    \
     X(pprof, "pprof", 0, FILE, "FILE",                                         \
       "also write a heap profile to FILE in pprof's format (go tool pprof, "   \
       "Pyroscope, Parca, Grafana): allocated, in use at the end, and leaked "  \

@@ -4,6 +4,7 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #include "output/cifields.h"
 #include "base/diag.h"
+#include "findings/noverdict.h"
 #include "output/json.h"
 
 #include <inttypes.h>
@@ -13,13 +14,13 @@
 void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
                 const struct ci_record *r)
 {
-    if (r->cls == CLASS_UNKNOWN)
+    if (r->cls == CLASS_UNKNOWN && !r->noverdict)
         fprintf(out, "%" PRIu64 " bytes in %" PRIu64
                 " blocks are not classified (allocated after the last scan)",
                 r->bytes, r->blocks);
     else
         fprintf(out, "%" PRIu64 " bytes in %" PRIu64 " blocks are %s",
-                r->bytes, r->blocks, class_words(r->cls));
+                r->bytes, r->blocks, ci_kind_words(r));
     if (r->indirect)
         fprintf(out, " (and %" PRIu64 " bytes indirectly through them)",
                 r->indirect);
@@ -34,6 +35,16 @@ void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
         fputs(" (no stack recorded)", out);
     if (rep->nlogs > 1)
         fprintf(out, " [log %s]", l->log);
+}
+
+const char *ci_kind_id(const struct ci_record *r)
+{
+    return r->noverdict ? nv_id : class_name(r->cls);
+}
+
+const char *ci_kind_words(const struct ci_record *r)
+{
+    return r->noverdict ? nv_words : class_words(r->cls);
 }
 
 void ci_uri(FILE *out, const char *path)

@@ -21,6 +21,11 @@ void ci_message_json(FILE *out, const struct ci_report *rep,
 /* PATH percent-encoded as a URI reference (RFC 3986): safe inside JSON
  * and XML strings as it is. */
 void ci_uri(FILE *out, const char *path);
+/* R's kind: its class's id ("definitely-lost") and words ("definitely
+ * lost"), or for a log without verdicts "not-freed" and "not freed (no
+ * reachability verdict)" (noverdict.h). */
+const char *ci_kind_id(const struct ci_record *r);
+const char *ci_kind_words(const struct ci_record *r);
 /* The source file a record is shown at (relative to the working
  * directory when below it), or NULL; *LINE gets its line (0: none). */
 const char *ci_source(const struct ci_record *r, unsigned *line);

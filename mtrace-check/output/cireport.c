@@ -6,6 +6,7 @@
 #include "output/cireport.h"
 #include "findings/baseline.h"
 #include "findings/findings.h"
+#include "findings/noverdict.h"
 #include "base/diag.h"
 #include "output/writer.h"
 #include "base/maps.h"
@@ -29,7 +30,8 @@ int ci_wanted(const struct options *o)
 
 int ci_reported(const struct ci_record *r)
 {
-    return r->suppressed_by == NULL && (class_is_leak(r->cls) || r->failing);
+    return r->suppressed_by == NULL &&
+           (class_is_leak(r->cls) || r->failing || r->noverdict);
 }
 
 int ci_begin(const struct options *o)
@@ -95,13 +97,19 @@ static void print_suppressions(FILE *out, const struct ci_log *l)
     gensupp_write(out, l, 1);
 }
 
+/* Baselines and generated suppressions are made of verdicts: a log
+ * without them is refused (the exit status could not honour them). */
+static int needs_verdicts(const struct options *o)
+{
+    return o->baseline || o->write_baseline || o->gen_supp;
+}
+
 static int ci_findings(struct writer *w, const struct findings *f)
 {
-    if (!f->has_verdicts) {
+    if (!f->has_verdicts && needs_verdicts(opt)) {
         diag(w->log, 0,
              "no reachability verdicts (MEMLEAK_CONFIG=reach=0, or a log of "
-             "glibc's mtrace): --sarif, --junit, --codequality, baselines "
-             "and --gen-suppressions need them");
+             "glibc's mtrace): baselines and --gen-suppressions need them");
         return -1;
     }
     rep.binary = w->binary;
@@ -109,11 +117,20 @@ static int ci_findings(struct writer *w, const struct findings *f)
     struct ci_log *l = &rep.logs[rep.nlogs++];
     memset(l, 0, sizeof *l);
     l->log = xstrdup(w->log);
-    /* A log with verdicts but no block live at the end has no records. */
-    size_t n = f->classified ? f->nrecords : 0;
-    l->r = xcalloc(n + 1, sizeof *l->r);
-    for (size_t i = 0; i < n; i++)
-        keep_record(&l->r[l->n++], &f->records[i]);
+    /* A log with verdicts but no block live at the end has no records;
+     * one without verdicts, its blocks not freed (noverdict.h). */
+    struct nv_records nv = { .r = f->records, .n = 0 };
+    if (f->classified)
+        nv.n = f->nrecords;
+    else if (!f->has_verdicts)
+        nv_build(&nv, f);
+    l->r = xcalloc(nv.n + 1, sizeof *l->r);
+    for (size_t i = 0; i < nv.n; i++) {
+        keep_record(&l->r[l->n], &nv.r[i]);
+        l->r[l->n++].noverdict = !f->classified;
+    }
+    if (!f->classified && !f->has_verdicts)
+        nv_destroy(&nv);
     if (opt->gen_supp)
         gensupp_assign(l);
     if (opt->gen_supp && !opt->gen_supp_file)

@@ -37,6 +37,8 @@ struct ci_record {
     char *suppressed_by; /* a suppression took it: not reported */
     char *pattern;       /* generated suppression (gensupp.c), or NULL */
     size_t shared;       /* other loss records the pattern matches too */
+    int noverdict;       /* a log without verdicts: the kind "not freed
+                            (no reachability verdict)", CLS unknown */
 };
 
 struct ci_log {
@@ -53,7 +55,7 @@ struct ci_report {
 };
 
 /* Whether record R is a leak the CI files report: a lost class or a
- * --fail-on one, not suppressed. */
+ * --fail-on one, or not freed in a log without verdicts; not suppressed. */
 int ci_reported(const struct ci_record *r);
 
 /* Whether OPT asks for any of these outputs (or a baseline). */
@@ -65,8 +67,10 @@ int ci_begin(const struct options *opt);
  * one. */
 const struct baseline *ci_baseline(void);
 /* The writer (ci_writer, writer.h) keeps each log's loss records; it
- * prints the generated suppressions under the text report when asked to,
- * and refuses a log without verdicts (told; status 2). */
+ * prints the generated suppressions under the text report when asked to.
+ * A log without verdicts gives records of the kind "not freed (no
+ * reachability verdict)" (noverdict.h); baselines and generated
+ * suppressions refuse it (told; status 2). */
 /* After the last log: writes the files.  Returns 0, or -1 when one could
  * not be written (told). */
 int ci_end(void);

@@ -27,7 +27,7 @@ static const char *severity(const struct ci_record *r)
         return "info";
     if (!r->failing)
         return "minor";
-    return r->cls == CLASS_DEFINITE ? "critical" : "major";
+    return r->cls == CLASS_DEFINITE || r->noverdict ? "critical" : "major";
 }
 
 static void issue(FILE *out, const struct ci_report *rep,
@@ -39,7 +39,7 @@ static void issue(FILE *out, const struct ci_report *rep,
     fprintf(out,
             ",\"check_name\":\"%s\",\"fingerprint\":\"%s:%s\","
             "\"severity\":\"%s\",\"location\":{\"path\":",
-            class_name(r->cls), r->fp, class_name(r->cls), severity(r));
+            ci_kind_id(r), r->fp, ci_kind_id(r), severity(r));
     unsigned line;
     const char *file = ci_source(r, &line);
     const struct view_frame *f = fp_own_frame(&r->frames);
@@ -51,7 +51,7 @@ static void issue(FILE *out, const struct ci_report *rep,
 static int seen(struct strmap *seen, const struct ci_record *r)
 {
     char key[FP_LEN + 32];
-    int n = snprintf(key, sizeof key, "%s:%s", r->fp, class_name(r->cls));
+    int n = snprintf(key, sizeof key, "%s:%s", r->fp, ci_kind_id(r));
     void **slot = strmap_put(seen, (struct slice){ key, (size_t)n });
     if (*slot)
         return 1;

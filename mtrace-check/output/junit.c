@@ -128,7 +128,7 @@ static void testcase(FILE *out, const struct message_args *a)
     const char *file = ci_source(r, &line);
     fputs("    <testcase", out);
     classname(out, a->l->log);
-    fprintf(out, " name=\"%s in ", class_words(r->cls));
+    fprintf(out, " name=\"%s in ", ci_kind_words(r));
     xml_text(out, f && f->function ? f->function : "??");
     fprintf(out, " [%s]\"", r->fp);
     if (file) {
@@ -143,7 +143,7 @@ static void testcase(FILE *out, const struct message_args *a)
         xml_from(out, message, a);
         fputs("\"/>\n      <system-out>", out);
     } else if (r->failing) {
-        fprintf(out, "<failure type=\"%s\" message=\"", class_name(r->cls));
+        fprintf(out, "<failure type=\"%s\" message=\"", ci_kind_id(r));
         xml_from(out, message, a);
         fputs("\">", out);
         close = "</failure>";

@@ -15,6 +15,8 @@
 #include "base/diag.h"
 #include "output/cireport.h"
 #include "output/progress.h"
+#include "output/treesum.h"
+#include "output/runpage.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,13 @@ static int always(const struct options *o)
 
 static int is_html(const struct options *o)
 {
-    return o->html != NULL;
+    return o->html != NULL && !runpage_active();
+}
+
+/* --html with several logs: the run's page (runpage.h). */
+static int is_runpage(const struct options *o)
+{
+    return o->html != NULL && runpage_active();
 }
 
 static int is_valgrind(const struct options *o)
@@ -70,6 +78,7 @@ static const struct output_row {
     { &valgrind_writer, is_valgrind, 1, 0, NULL },
     { &text_writer, always, 1, 0, NULL },
     { &html_writer, is_html, 0, 1, "writing the HTML report" },
+    { &runpage_writer, is_runpage, 0, 1, "writing the HTML report" },
     { &pprof_writer, is_pprof, 0, 1, "writing the profile" },
     { &vgxml_writer, is_xml, 0, 0, NULL },
     { &ci_writer, ci_wanted, 0, 0, NULL },
@@ -222,6 +231,8 @@ int outputs_end(struct outputs *x, struct engine *e,
     findings_build(&f, e, x->opt->log, x->opt->binary, co,
                    x->timeline ? &x->tl : NULL);
     *failing = f.failing;
+    if (treesum_active()) /* one of several logs: its row of the summary */
+        treesum_findings(&f);
     for (size_t i = 0; i < x->n; i++) {
         const struct output_row *row = row_of(x->w[i].ops);
         if (row && row->phase)

@@ -8,6 +8,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #include "output/pprof.h"
+#include "findings/noverdict.h"
 #include "output/writer.h"
 #include "replay/logend.h"
 #include "replay/timeline.h"
@@ -57,9 +58,10 @@ size_t pprof_samples(const struct findings *f, struct pprof_sample **out)
             continue;
         s[n].stack = (int32_t)i - 1; /* the timeline's index is stack + 1 */
         stack_values(t, f->sample_rate != 0, &s[n]);
-        if (leaks) {
+        if (leaks && s[n].value[PPROF_INUSE_OBJECTS]) {
             s[n].value[PPROF_LEAKED_OBJECTS] = s[n].value[PPROF_INUSE_OBJECTS];
             s[n].value[PPROF_LEAKED_SPACE] = s[n].value[PPROF_INUSE_SPACE];
+            s[n].leak_class = nv_id; /* "not-freed": no verdicts */
         }
         n++;
     }

@@ -18,6 +18,7 @@
 #include "output/cifields.h"
 #include "base/diag.h"
 #include "output/json.h"
+#include "findings/noverdict.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -59,19 +60,53 @@ static const char *level(const struct ci_record *r)
     return r->baseline ? "note" : r->failing ? "error" : "warning";
 }
 
-static void rules(FILE *out)
+/* Whether a record of REP is of a log without verdicts (the rule of
+ * those is listed only then: other runs' files stay as they were). */
+static int any_noverdict(const struct ci_report *rep)
+{
+    for (size_t k = 0; k < rep->nlogs; k++)
+        for (size_t i = 0; i < rep->logs[k].n; i++)
+            if (rep->logs[k].r[i].noverdict)
+                return 1;
+    return 0;
+}
+
+/* The rule of the blocks of a log without verdicts: after the classes'
+ * (its ruleIndex is CLASS_COUNT). */
+static const struct {
+    const char *name, *summary, *help;
+} not_freed_text = {
+    "NotFreed",
+    "Memory not freed at exit, in a log without reachability verdicts "
+    "(glibc's tracer, MEMLEAK_CONFIG=reach=0, or a process killed before "
+    "its exit scan): whether a pointer to it was left is not known.",
+    "Free the block, or trace with libmtrace's reachability scan (the "
+    "default) to know whether it is lost or still reachable.",
+};
+
+static void rule(FILE *out, int first, const char *id, const char *name,
+                 const char *summary, const char *help, const char *lvl)
+{
+    fprintf(out, "%s{\"id\":\"%s\",\"name\":\"%s\"", first ? "\n" : ",\n",
+            id, name);
+    fputs(",\"shortDescription\":{\"text\":", out);
+    json_cstring(out, summary);
+    fputs("},\"help\":{\"text\":", out);
+    json_cstring(out, help);
+    fprintf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"}}", lvl);
+}
+
+/* The rules, and with them, the one of a log without verdicts. */
+static void rules(FILE *out, const struct ci_report *rep)
 {
     fputs("\"rules\":[", out);
-    for (int c = 0; c < CLASS_COUNT; c++) {
-        fprintf(out, "%s{\"id\":\"%s\",\"name\":\"%s\"", c ? ",\n" : "\n",
-                class_name((enum leak_class)c), rule_text[c].name);
-        fputs(",\"shortDescription\":{\"text\":", out);
-        json_cstring(out, rule_text[c].summary);
-        fputs("},\"help\":{\"text\":", out);
-        json_cstring(out, rule_text[c].help);
-        fprintf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
-                c == CLASS_DEFINITE ? "error" : "warning");
-    }
+    for (int c = 0; c < CLASS_COUNT; c++)
+        rule(out, c == 0, class_name((enum leak_class)c), rule_text[c].name,
+             rule_text[c].summary, rule_text[c].help,
+             c == CLASS_DEFINITE ? "error" : "warning");
+    if (any_noverdict(rep))
+        rule(out, 0, nv_id, not_freed_text.name, not_freed_text.summary,
+             not_freed_text.help, "error");
     fputs("]", out);
 }
 
@@ -132,7 +167,8 @@ static void result(FILE *out, const struct ci_report *rep,
                    const struct ci_log *l, const struct ci_record *r)
 {
     fprintf(out, "{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\"",
-            class_name(r->cls), (int)r->cls, level(r));
+            ci_kind_id(r), r->noverdict ? CLASS_COUNT : (int)r->cls,
+            level(r));
     fputs(",\"message\":{\"text\":", out);
     ci_message_json(out, rep, l, r);
     fputs("},\"locations\":[", out);
@@ -170,7 +206,7 @@ int sarif_write(FILE *out, const struct ci_report *rep)
           "\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{"
           "\"name\":\"mtrace-check\",",
           out);
-    rules(out);
+    rules(out, rep);
     fputs("}}", out);
     base_ids(out);
     fputs(",\"results\":[", out);

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE /* sigabbrev_np */
 #include "output/writer.h"
 #include "output/vgreport.h"
+#include "output/treesum.h"
 #include "output/resout.h"
 
 #include <inttypes.h>
@@ -374,9 +375,18 @@ static void list_item(const struct options *o, const char *log, int i, int n)
     printf("%s==> %s <==\n", i ? "\n" : "", log);
 }
 
+/* After several logs: their combined summary (treesum.h). */
+static void list_end(const struct options *o, int n)
+{
+    (void)o;
+    (void)n;
+    treesum_text(stdout, treesum_tree());
+}
+
 const struct writer_ops text_writer = {
     .name = "text",
     .warning = warning,
     .findings = findings,
     .list_item = list_item,
+    .list_end = list_end,
 };

@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "replay/verdict.h"
+#include "findings/noverdict.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -113,10 +114,14 @@ static int vg_order(const void *pa, const void *pb)
  * allocated is a leak, as mtrace-check's own report has it. */
 static void take_records(struct vg_process *p, const struct findings *f)
 {
-    p->rec = xcalloc(f->nrecords + 1, sizeof *p->rec);
-    for (size_t i = 0; i < f->nrecords; i++) {
-        const struct loss_record *l = &f->records[i];
+    struct nv_records nv = { .r = f->records, .n = f->nrecords };
+    if (!f->classified) /* glibc's logs too: one record per caller */
+        nv_build(&nv, f);
+    p->rec = xcalloc(nv.n + 1, sizeof *p->rec);
+    for (size_t i = 0; i < nv.n; i++) {
+        const struct loss_record *l = &nv.r[i];
         struct vg_record *r = &p->rec[p->nrec++];
+        r->noverdict = !l->classified;
         r->cls = l->classified ? (int)l->cls : CLASS_DEFINITE;
         r->bytes = l->bytes;
         r->blocks = l->blocks;
@@ -127,6 +132,8 @@ static void take_records(struct vg_process *p, const struct findings *f)
         s->bytes += r->bytes;
         s->blocks += r->blocks;
     }
+    if (!f->classified)
+        nv_destroy(&nv);
     qsort(p->rec, p->nrec, sizeof *p->rec, vg_order);
 }
 
@@ -144,7 +151,7 @@ static void take_suppressions(struct vg_process *p, const struct findings *f)
 /* The process of F, added to the tree. */
 static struct vg_process *collect(const struct findings *f)
 {
-    if (!f->classified && f->nrecords)
+    if (!f->classified && f->nleaks)
         diag(f->log, 0,
              "no reachability verdicts (a log of glibc's, one written with "
              "MEMLEAK_CONFIG=reach=0, or its process was killed before its "

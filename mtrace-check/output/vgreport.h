@@ -50,6 +50,8 @@ struct vg_record {
     int suppressed;
     struct vg_frame *f;
     size_t nf;
+    int noverdict; /* a log without verdicts: "not freed", shown as
+                      definitely lost with a note (vg_noverdict_note) */
 };
 
 struct vg_sum {
@@ -81,6 +83,10 @@ void vg_text_combined(FILE *out, const struct vg_process *p, size_t n,
 /* The XML document of the processes P[0..N) (the first one's pid). */
 void vg_xml(FILE *out, const struct vg_process *p, size_t n,
             const struct vg_options *o);
+
+/* The note after the stack of a NOVERDICT record: valgrind's "auxwhat"
+ * (XML) or its indented line (text). */
+extern const char vg_noverdict_note[];
 
 /* Whether record R is listed: not suppressed, its class shown. */
 int vg_listed(const struct vg_record *r, const struct vg_options *o);

@@ -104,6 +104,10 @@ void vg_write_suppression(FILE *out, const struct vg_record *r, int in_cdata)
     fputs("}\n", out);
 }
 
+const char vg_noverdict_note[] =
+    "not freed (no reachability verdict): the log has no reachability "
+    "scan, so every block not freed at exit is counted as definitely lost";
+
 static void record(FILE *out, const struct vg_process *p, size_t i,
                    const struct vg_options *o)
 {
@@ -121,6 +125,8 @@ static void record(FILE *out, const struct vg_process *p, size_t i,
             vg_commas(p->nrec, t));
     for (size_t k = 0; k < r->nf; k++)
         frame_line(out, p->pid, k, &r->f[k]);
+    if (r->noverdict) /* where valgrind prints an error's auxwhat */
+        fprintf(out, "==%" PRIu64 "==  %s\n", p->pid, vg_noverdict_note);
     fprintf(out, "==%" PRIu64 "== \n", p->pid);
     if (o->gen_supp)
         vg_write_suppression(out, r, 0);

@@ -127,6 +127,8 @@ static void error(FILE *out, const struct vg_record *r, uint64_t unique,
               "  </stack>\n",
               out);
     }
+    if (r->noverdict) /* protocol 4: an AUXWHAT after the stack */
+        fprintf(out, "  <auxwhat>%s</auxwhat>\n", vg_noverdict_note);
     if (o->gen_supp)
         suppression(out, r);
     fputs("</error>\n\n", out);

@@ -10,6 +10,13 @@
 #   ci-check.py codequality FILE SRCROOT ISSUES
 #   ci-check.py records JSON   "FP CLASS BYTES SUPPRESSED_BY BASELINE" per
 #                              loss record of --json's output (- for none)
+# A log without reachability verdicts: every record of the kind "not
+# freed (no reachability verdict)", RECORDS of them, BYTES in all:
+#   ci-check.py nv-sarif FILE SCHEMA RECORDS BYTES
+#   ci-check.py nv-junit FILE RECORDS
+#   ci-check.py nv-codequality FILE RECORDS BYTES
+#   ci-check.py nv-xml FILE RECORDS BYTES   (valgrind's XML, protocol 4's
+#                              order of an error's elements)
 import json
 import re
 import sys
@@ -121,6 +128,83 @@ def records(path):
               r["suppressed_by"] or "-", r.get("baseline", "-"))
 
 
+NV_WORDS = "not freed (no reachability verdict)"
+BYTES_OF = re.compile(r"^(\d+) bytes in (\d+) blocks are " + re.escape(NV_WORDS))
+
+
+def nv_sarif(path, schema_path, want, nbytes):
+    import jsonschema
+    with open(schema_path) as f:
+        schema = json.load(f)
+    with open(path) as f:
+        doc = json.load(f)
+    cls = jsonschema.validators.validator_for(schema)
+    errors = list(cls(schema).iter_errors(doc))
+    for e in errors[:5]:
+        check(False, f"schema: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+    if errors:
+        return
+    run = doc["runs"][0]
+    rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    res = run["results"]
+    check(len(res) == want, f"{len(res)} results, want {want}")
+    total = 0
+    for r in res:
+        check(r["ruleId"] == "not-freed" and rules[r["ruleIndex"]] == "not-freed",
+              f"rule {r['ruleId']} at {r['ruleIndex']}")
+        check(r["level"] == "error", f"level {r['level']}")
+        m = BYTES_OF.match(r["message"]["text"])
+        check(m is not None, f"message {r['message']['text']!r}")
+        total += r["properties"]["bytes"]
+        check(FP.match(r["partialFingerprints"]["mtraceLossRecord/v1"]), "fingerprint")
+    check(total == nbytes, f"{total} bytes, want {nbytes}")
+
+
+def nv_junit(path, want):
+    cases = ET.parse(path).getroot().findall("testsuite/testcase")
+    check(len(cases) == want, f"{len(cases)} tests, want {want}")
+    for c in cases:
+        f = c.find("failure")
+        check(c.get("name", "").startswith(NV_WORDS + " in "), f"name {c.get('name')}")
+        check(f is not None and f.get("type") == "not-freed" and
+              BYTES_OF.match(f.get("message", "")), f"{c.get('name')}: failure")
+
+
+def nv_codequality(path, want, nbytes):
+    with open(path) as f:
+        issues = json.load(f)
+    check(len(issues) == want, f"{len(issues)} issues, want {want}")
+    total = 0
+    for i in issues:
+        check(i["check_name"] == "not-freed", f"check_name {i['check_name']}")
+        check(i["fingerprint"].endswith(":not-freed"), f"fingerprint {i['fingerprint']}")
+        m = BYTES_OF.match(i["description"])
+        check(m is not None, f"description {i['description']!r}")
+        total += int(m.group(1)) if m else 0
+    check(total == nbytes, f"{total} bytes, want {nbytes}")
+
+
+# Protocol 4: an error's elements in this order (valgrind's
+# docs/internals/xml-output-protocol4.txt, ERROR).
+ERROR_ORDER = ["unique", "tid", "threadname", "kind", "what", "xwhat",
+               "stack", "auxwhat", "xauxwhat", "origin", "suppression"]
+
+
+def nv_xml(path, want, nbytes):
+    root = ET.parse(path).getroot()
+    errors = root.findall("error")
+    check(len(errors) == want, f"{len(errors)} errors, want {want}")
+    total = 0
+    for e in errors:
+        tags = [c.tag for c in e]
+        ranks = [ERROR_ORDER.index(t) if t in ERROR_ORDER else -1 for t in tags]
+        check(-1 not in ranks and ranks == sorted(ranks), f"element order {tags}")
+        check(e.findtext("kind") == "Leak_DefinitelyLost", f"kind {e.findtext('kind')}")
+        check(NV_WORDS in (e.findtext("auxwhat") or ""), "no auxwhat saying not freed")
+        total += int(e.findtext("xwhat/leakedbytes"))
+    check(total == nbytes, f"{total} bytes, want {nbytes}")
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "sarif":
@@ -131,6 +215,14 @@ def main(argv):
         codequality(argv[2], argv[3], int(argv[4]))
     elif cmd == "records":
         records(argv[2])
+    elif cmd == "nv-sarif":
+        nv_sarif(argv[2], argv[3], int(argv[4]), int(argv[5]))
+    elif cmd == "nv-junit":
+        nv_junit(argv[2], int(argv[3]))
+    elif cmd == "nv-codequality":
+        nv_codequality(argv[2], int(argv[3]), int(argv[4]))
+    elif cmd == "nv-xml":
+        nv_xml(argv[2], int(argv[3]), int(argv[4]))
     for p in problems:
         print(f"{cmd}: {p}")
     return 1 if problems else 0

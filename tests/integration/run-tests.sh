@@ -30,6 +30,8 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-compress.sh"
 . "$HERE/tests-verdicts.sh"
 . "$HERE/tests-ci.sh"
+. "$HERE/tests-tree.sh"
+. "$HERE/tests-children.sh"
 . "$HERE/tests-resources.sh"
 
 ALL_TESTS=(
@@ -81,7 +83,13 @@ ALL_TESTS=(
 	verdict-variants verdict-vs-valgrind untraced-valgrind
 	# tests-ci.sh
 	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
-	ci-suppressions ci-errors
+	ci-suppressions ci-errors ci-noverdict-sarif ci-noverdict-junit
+	ci-noverdict-codequality ci-noverdict-xml ci-noverdict-valgrind
+	ci-noverdict-pprof
+	# tests-tree.sh
+	tree-summary tree-classic
+	# tests-children.sh
+	children-untraced children-fork children-other-preload children-mtrace-run
 )
 
 passed=0 failed=0 skipped=0

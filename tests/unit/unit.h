@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 Suite *fmt_suite(void);
+Suite *childenv_suite(void);
 Suite *writer_suite(void);
 Suite *writer_limits_suite(void);
 Suite *config_suite(void);
