@@ -69,6 +69,14 @@ static inline int mtf_op_releases(char op)
 #define MTF_VERDICT_INDIRECT 'i'
 #define MTF_VERDICT_DEFINITE 'd'
 
+/* Block previews (doc/format.md, "Block previews"), after a scan's "#c"
+ * records: "#b 0xPTR N HEX [MID:0xOFF]", the first N bytes (at most
+ * MTF_PREVIEW_BYTES, N decimal) of the definitely lost block at PTR, and its first
+ * word as module and offset when a module holds that address (a C++
+ * object's vtable pointer).  One per allocation stack and scan. */
+#define MTF_REC_PREVIEW "#b"
+#define MTF_PREVIEW_BYTES 32
+
 /* The end of a log (libmtrace writes it when it finishes a log; the
  * checker reads its absence as a log cut short): "#e REASON[ KEY=VALUE]".
  * The last "#e" of a log decides (an exec that failed goes on logging). */

@@ -639,6 +639,12 @@ void tracelog_scan_put(const char *line, size_t n)
         writer_put(&log_state.w, line, n);
 }
 
+void tracelog_scan_module(int mid)
+{
+    if (tracelog_scan_records())
+        emit_module(&log_state.w, modmap_get(mid));
+}
+
 void tracelog_scan_unlock(void)
 {
     stop_on_write_failure();

@@ -81,6 +81,9 @@ void tracelog_scan_lock(void);
 void tracelog_scan_flush(void);
 int tracelog_scan_records(void);
 void tracelog_scan_put(const char *line, size_t n);
+/* Module MID's "#m" record, unless this log has it (a scan record that
+ * names an address in it: scan/preview.h). */
+void tracelog_scan_module(int mid);
 void tracelog_scan_unlock(void);
 
 /* fork(): prepare takes the log lock and writes the parent's buffer out

@@ -7,6 +7,7 @@
 #include "base/diag.h"
 #include "base/fmt.h"
 #include "scan/heapwalk.h"
+#include "scan/preview.h"
 #include "track/livetab.h"
 #include "base/ownmaps.h"
 #include "scan/roots.h"
@@ -474,6 +475,7 @@ static int scan_locked(struct scan_result *res, const char *trigger,
             suppress_each(put_suppression, NULL);
             put_scan_header(res, trigger);
             put_verdicts(bs);
+            preview_put(bs);
         }
     }
     phase("written");

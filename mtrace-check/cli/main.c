@@ -9,6 +9,7 @@
 #include "replay/engine.h"
 #include "output/memlog.h"
 #include "cli/operands.h"
+#include "cli/diffrun.h"
 #include "options/options.h"
 #include "output/cireport.h"
 #include "output/outputs.h"
@@ -231,6 +232,26 @@ static int binary_exists(const char *binary)
     return 1;
 }
 
+/* Every --suppressions file read once, before any log: 1, or 0 with
+ * the message printed (each malformed line told). */
+static int suppressions_ok(const struct options *opt)
+{
+    for (int i = 0; i < opt->nsupp; i++) {
+        struct suppressions probe;
+        supp_init(&probe);
+        int err = supp_load(&probe, opt->supp[i], 1);
+        supp_destroy(&probe);
+        if (err == SUPP_MALFORMED)
+            return 0;
+        if (err) {
+            diag(opt->supp[i], 0, "cannot read suppressions file: %s",
+                 strerror(err));
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static char outbuf[1 << 16];
@@ -251,6 +272,22 @@ int main(int argc, char **argv)
     const char *binary = skip ? opt.operands[0] : NULL;
     if (binary && !binary_exists(binary))
         return EXIT_TROUBLE;
+    if (opt.diff) {
+        if (!diff_options_ok(&opt, opt.noperands - skip) ||
+            !suppressions_ok(&opt))
+            return EXIT_TROUBLE;
+        sym_init();
+        view_init(binary);
+        setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+        int st = diff_run(&opt, binary, opt.operands[skip],
+                          opt.operands[skip + 1]);
+        sym_stop();
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            diag(NULL, 0, "error writing the report: %s", strerror(errno));
+            return EXIT_TROUBLE;
+        }
+        return st;
+    }
     if (opt.folded && opt.noperands - skip > 1) {
         diag_usage("--folded takes one log");
         return EXIT_TROUBLE;
@@ -261,19 +298,8 @@ int main(int argc, char **argv)
         diag_usage("--pprof takes one log");
         return EXIT_TROUBLE;
     }
-    for (int i = 0; i < opt.nsupp; i++) {
-        struct suppressions probe;
-        supp_init(&probe);
-        int err = supp_load(&probe, opt.supp[i], 1);
-        supp_destroy(&probe);
-        if (err == SUPP_MALFORMED)
-            return EXIT_TROUBLE; /* each line told */
-        if (err) {
-            diag(opt.supp[i], 0, "cannot read suppressions file: %s",
-                 strerror(err));
-            return EXIT_TROUBLE;
-        }
-    }
+    if (!suppressions_ok(&opt))
+        return EXIT_TROUBLE;
     /* A wrapper's log named for the program: the program's own sibling. */
     char *sibling = opt.noperands - skip == 1
                         ? sibling_for_binary(opt.operands[skip], binary)

@@ -3,6 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "findings/classes.h"
+#include "findings/blockinfo.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,7 @@ struct class_view *classview_build(struct engine *e, struct block **blocks,
     cv->viewed = xcalloc(cv->nviews + 1, 1);
     size_t *rec_of = xcalloc(n + 1, sizeof *rec_of);
     group(cv, blocks, n, indirect, rec_of);
+    blockinfo_attach(e, cv->rec, blocks, n, rec_of);
     free(indirect);
     apply_suppressions(cv);
     /* Before the records are sorted: each block's, for leaks[] in JSON. */

@@ -133,7 +133,8 @@ static void fill_totals(struct findings *f, struct engine *e, size_t held)
         t->leaked_bytes = s.bytes;
         t->leaked_blocks = s.blocks;
     }
-    t->bad_records = e->ext.bad_records + e->verdicts.bad_records;
+    t->bad_records = e->ext.bad_records + e->verdicts.bad_records +
+                     e->previews.bad_records;
     t->dangling_refs = e->ext.dangling_refs;
     t->extended = e->ext.extended;
     t->end = &e->end;

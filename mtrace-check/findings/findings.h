@@ -102,6 +102,11 @@ struct loss_record {
     int baseline; /* the fingerprint is in the --baseline file */
     int failing;  /* counts toward the exit status (--fail-on; a log
                      without verdicts: every leak) */
+    /* Definitely lost: what one of its blocks held at the scan ("#b"),
+     * or NULL; the C++ class of that object (its vtable), or NULL
+     * (findings/blockinfo.h). */
+    const struct block_preview *preview;
+    const char *type;
 };
 
 struct totals {

@@ -49,6 +49,14 @@
       "the report, weighed in bytes: leaked (default), live at the peak, or "  \
       "allocated in all",                                                      \
       "See FOLDED STACKS.  Cannot be combined with --json.")                   \
+    X(diff, "diff", 0, FLAG, "",                                               \
+      "compare two logs, [BINARY] OLD NEW: the loss records new in NEW, "      \
+      "gone since OLD, and grown (more bytes or blocks), per class",          \
+      "Records are matched by class and fingerprint (function and file "      \
+      "names, never addresses: two runs match whatever ASLR did).  The exit " \
+      "status is 1 when NEW has new leaks of the --fail-on classes, else 0; " \
+      "--json gives the arrays new, gone and grown, --html a differential "    \
+      "flame graph.  See COMPARING TWO RUNS.")                                 \
     X(quiet, "quiet", 'q', FLAG, "", "no progress line on a terminal",         \
       "Without it, a check that runs for more than a second shows one on "     \
       "standard error (bytes read of the log's size, rate, time left), but "   \

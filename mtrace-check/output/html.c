@@ -486,7 +486,8 @@ static void choose_stacks(struct page *pg, const struct findings *f,
 }
 
 static void write_data(FILE *o, const struct findings *f,
-                       const struct timeline *tl, struct page *pg)
+                       const struct timeline *tl, struct page *pg,
+                       html_more_fn *more, void *ctx)
 {
     fputs("{\"tool\":\"mtrace-check\",\"schema\":1,\"log\":", o);
     json_cstring(o, f->log);
@@ -503,6 +504,9 @@ static void write_data(FILE *o, const struct findings *f,
     write_intervals(o, tl, pg);
     res_json(o, f);
     rss_html(o, f, tl);
+    html_more_blocks(o, f, pg->stack_of, pg->nstack_of);
+    if (more)
+        more(o, f, pg->stack_of, pg->nstack_of, ctx);
     fputs("}\n", o);
 }
 
@@ -575,6 +579,12 @@ static void put_page(FILE *out, const char *data, size_t ndata)
 
 int html_write(const char *path, const struct findings *f)
 {
+    return html_write_more(path, f, NULL, NULL);
+}
+
+int html_write_more(const char *path, const struct findings *f,
+                    html_more_fn *more, void *ctx)
+{
     const struct timeline *tl = f->tl;
     struct page pg;
     char *data = NULL;
@@ -593,7 +603,7 @@ int html_write(const char *path, const struct findings *f)
         page_destroy(&pg);
         return -1;
     }
-    write_data(mem, f, tl, &pg);
+    write_data(mem, f, tl, &pg, more, ctx);
     fclose(mem);
     page_destroy(&pg);
 
@@ -620,6 +630,7 @@ static int findings(struct writer *w, const struct findings *f)
 
 /* The page goes to the file --html names, beside the report. */
 const struct writer_ops html_writer = {
+    .diff = html_diff,
     .name = "html",
     .findings = findings,
 };

@@ -145,25 +145,37 @@ static void json_classes(const struct findings *f, FILE *out)
     }
     fputs("],\n\"loss_records\":[", out);
     for (size_t i = 0, k = 0; i < f->nrecords; i++) {
-        const struct loss_record *r = &f->records[i];
-        fprintf(out,
-                "%s{\"class\":\"%s\",\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64
-                ",\"indirect_bytes\":%" PRIu64 ",\"suppressed_by\":",
-                k++ ? ",\n" : "\n", class_name(r->cls), r->bytes, r->blocks,
-                r->indirect);
-        json_cstring(out, r->suppressed_by);
-        fprintf(out, ",\"fingerprint\":\"%s\"", r->fingerprint);
-        if (f->baseline)
-            fprintf(out, ",\"baseline\":%s", r->baseline ? "true" : "false");
-        fputs(",\"stack_id\":", out);
-        if (r->stack >= 0)
-            fprintf(out, "%" PRIu64, r->sid);
-        else
-            fputs("null", out);
-        fputs(",\"frames\":", out);
-        report_json_frames(out, r->frames);
-        putc('}', out);
+        fputs(k++ ? ",\n" : "\n", out);
+        report_json_record(out, f, &f->records[i]);
     }
+}
+
+void report_json_record(FILE *out, const struct findings *f,
+                        const struct loss_record *r)
+{
+    report_json_record_open(out, f, r);
+    putc('}', out);
+}
+
+void report_json_record_open(FILE *out, const struct findings *f,
+                             const struct loss_record *r)
+{
+    fprintf(out,
+            "{\"class\":\"%s\",\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64
+            ",\"indirect_bytes\":%" PRIu64 ",\"suppressed_by\":",
+            class_name(r->cls), r->bytes, r->blocks, r->indirect);
+    json_cstring(out, r->suppressed_by);
+    fprintf(out, ",\"fingerprint\":\"%s\"", r->fingerprint);
+    if (f->baseline)
+        fprintf(out, ",\"baseline\":%s", r->baseline ? "true" : "false");
+    fputs(",\"stack_id\":", out);
+    if (r->stack >= 0)
+        fprintf(out, "%" PRIu64, r->sid);
+    else
+        fputs("null", out);
+    fputs(",\"frames\":", out);
+    report_json_frames(out, r->frames);
+    report_json_block(out, r);
 }
 
 static void class_sums_json(FILE *out, const struct class_sums *s)
@@ -270,6 +282,7 @@ static void list_end(const struct options *o, int n)
 }
 
 const struct writer_ops json_writer = {
+    .diff = json_diff,
     .name = "json",
     .warning = warning,
     .findings = findings,

@@ -251,3 +251,20 @@ void outputs_drop(struct outputs *x, struct engine *e)
 {
     finish(x, e);
 }
+
+int outputs_diff(const struct options *opt, const struct findings_diff *d,
+                 FILE *report)
+{
+    int err = 0;
+    const struct output_row *first = report_row(opt);
+    for (size_t i = 0; i < NROWS; i++) {
+        const struct output_row *row = &table[i];
+        if (row != first && (row->report || !row->chosen(opt)))
+            continue;
+        struct writer w = { .ops = row->ops, .opt = opt, .out = report,
+                            .log = opt->log, .binary = opt->binary };
+        if (row->ops->diff && row->ops->diff(&w, d) != 0)
+            err = -1;
+    }
+    return err;
+}

@@ -16,6 +16,7 @@
 #include "findings/findings.h"
 #include "options/options.h"
 #include "output/writer.h"
+#include "findings/diff.h"
 
 #include <stdio.h>
 
@@ -66,5 +67,11 @@ int outputs_end(struct outputs *x, struct engine *e,
 /* Instead of outputs_end(): the log was refused, nothing is written,
  * everything is released. */
 void outputs_drop(struct outputs *x, struct engine *e);
+
+/* --diff (cli/diffrun.h): the comparison D, written by the report's
+ * writer on REPORT and by every other writer chosen that has a diff
+ * mode (writer.h).  Returns 0, or -1 (told). */
+int outputs_diff(const struct options *opt, const struct findings_diff *d,
+                 FILE *report);
 
 #endif

@@ -160,6 +160,7 @@ static void text_record(FILE *out, const struct findings *f,
         fputs("    (empty stack)\n", out);
     for (size_t i = 0; r->frames && i < r->frames->n; i++)
         report_text_frame(out, i, &r->frames->v[i]);
+    report_text_block(out, r);
     text_fingerprint(out, f, r);
 }
 
@@ -384,6 +385,7 @@ static void list_end(const struct options *o, int n)
 }
 
 const struct writer_ops text_writer = {
+    .diff = text_diff,
     .name = "text",
     .warning = warning,
     .findings = findings,

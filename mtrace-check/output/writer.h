@@ -11,6 +11,7 @@
 #define MTC_WRITER_H
 
 #include "findings/findings.h"
+#include "findings/diff.h"
 #include "options/options.h"
 
 #include <stdio.h>
@@ -43,6 +44,9 @@ struct writer_ops {
     void (*list_item)(const struct options *o, const char *log, int i,
                       int n);
     void (*list_end)(const struct options *o, int n);
+    /* --diff: two logs compared (findings/diff.h), instead of findings();
+     * NULL: the format has no such mode.  Returns 0, or -1 (told). */
+    int (*diff)(struct writer *w, const struct findings_diff *d);
 };
 
 /* The writers (text.c, jsonout.c, folded.c, html.c, pprofout.c; vgcollect.c:
@@ -57,6 +61,22 @@ extern const struct writer_ops ci_writer;
  * ("    #K FUNC at FILE:LINE (...)"), and a frame list as a JSON array. */
 void report_text_frame(FILE *out, size_t k, const struct view_frame *v);
 void report_json_frames(FILE *out, const struct view_frames *f);
+/* One loss record of F as the JSON object of "loss_records" (doc/json.md),
+ * without a separator before it (jsonout.c). */
+void report_json_record(FILE *out, const struct findings *f,
+                        const struct loss_record *r);
+/* The same without its closing brace, for members to follow. */
+void report_json_record_open(FILE *out, const struct findings *f,
+                             const struct loss_record *r);
+/* What a definitely lost record's block holds (blockout.c): the text
+ * lines under its frames, the JSON members "preview" and "type" (nothing
+ * when the log has no "#b" record for it). */
+void report_text_block(FILE *out, const struct loss_record *r);
+void report_json_block(FILE *out, const struct loss_record *r);
+/* The writers' --diff modes (difftext.c, diffjson.c, htmldiff.c). */
+int text_diff(struct writer *w, const struct findings_diff *d);
+int json_diff(struct writer *w, const struct findings_diff *d);
+int html_diff(struct writer *w, const struct findings_diff *d);
 /* The sentence the text report ends with for an extended log (nothing
  * for a log that ended by exit or muntrace); the HTML page shows it too.
  * HELD_*: the blocks still live at the end. */

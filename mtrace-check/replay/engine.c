@@ -21,6 +21,7 @@ void engine_init(struct engine *e, const char *binary)
     ext_init(&e->ext);
     verdicts_init(&e->verdicts);
     res_init(&e->res);
+    previews_init(&e->previews);
 }
 
 void engine_destroy(struct engine *e)
@@ -31,6 +32,7 @@ void engine_destroy(struct engine *e)
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
     res_destroy(&e->res);
+    previews_destroy(&e->previews);
 }
 
 void engine_warn(struct engine *e, enum warn_kind kind, uint64_t nr,
@@ -148,6 +150,10 @@ void engine_record(struct engine *e, const char *line, size_t len,
     }
     if (verdicts_is_record(f[0])) {
         verdicts_record(&e->verdicts, line, len, e->nr);
+        return;
+    }
+    if (previews_is_record(f[0])) {
+        previews_record(&e->previews, f, nf, e->verdicts.scan_line);
         return;
     }
     ext_record(&e->ext, line, len, f, nf);

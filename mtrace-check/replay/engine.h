@@ -19,6 +19,7 @@
 #include "replay/table.h"
 #include "replay/timeline.h"
 #include "replay/verdict.h"
+#include "replay/preview.h"
 
 #include <string.h>
 
@@ -38,6 +39,7 @@ struct engine {
     struct verdicts verdicts; /* "#C" and "#c" records        */
     struct res_table res;     /* "#r" records (resources.h)   */
     struct rss_stats rss;     /* "#t ... rss-anon=" (rss.h)   */
+    struct previews previews; /* "#b" records (preview.h)     */
 };
 
 void engine_init(struct engine *e, const char *binary);

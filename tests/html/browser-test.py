@@ -39,6 +39,7 @@ OUT = os.path.join(HERE, "out")
 PHASES = os.path.join(HERE, "build", "phases")
 CLASSES = os.path.join(HERE, "build", "classes")
 RSSMAP = os.path.join(HERE, "build", "rssmap")
+RUNS = os.path.join(HERE, "build", "runs")
 LOST = ("definitely_lost", "indirectly_lost", "possibly_lost")
 
 
@@ -446,6 +447,68 @@ def test_classes(b):
           b.eval("!document.querySelector('#stacks th[data-key=class]')"))
 
 
+def diff_boxes(b):
+    """The differential view's boxes: name -> [change in bytes, fill]."""
+    return b.eval("""Object.fromEntries(Array.from(
+      document.querySelectorAll('#flame g.fr[data-change]')).map((g) =>
+        [g.dataset.name, [+g.dataset.change, g.querySelector('rect').getAttribute('fill')]]))""")
+
+
+def test_diff(b):
+    """mtrace-check --diff --html: two runs of progs/runs.c, the second
+    with one more leak, one that grew and one that shrank.  The page opens
+    on the differential flame graph: each stack as wide as the larger of
+    its two runs, red where the bytes grew, blue where they shrank, grey
+    where they stayed; the summary counts what --json's diff lists.  The
+    table shows what the leaked string held."""
+    logs = {}
+    for run_name in ("old", "new"):
+        logs[run_name] = os.path.join(OUT, "runs-%s.log" % run_name)
+        for f in os.listdir(OUT):
+            if f.startswith(os.path.basename(logs[run_name])):
+                os.unlink(os.path.join(OUT, f))
+        env = dict(os.environ, MALLOC_TRACE=logs[run_name], LD_PRELOAD=LIB)
+        env.pop("MEMLEAK_CONFIG", None)
+        subprocess.run([RUNS, run_name], env=env, check=True, timeout=300)
+    page = os.path.join(OUT, "diff.html")
+    run([CHECKER, "--quiet", "--diff", "--html", page, RUNS, logs["old"], logs["new"]])
+    d = json.loads(run([CHECKER, "--json", "--diff", RUNS, logs["old"], logs["new"]]))
+    check("diff: --json lists the new, the grown",
+          [r["frames"][0]["function"] for r in d["new"]] == ["leak_extra"] and
+          [r["frames"][0]["function"] for r in d["grown"]] == ["grow_cache"] and
+          d["gone"] == [], json.dumps(d)[:400])
+    text, data = page_data(page)
+    static_checks("diff", text)
+    url = open_page(b, page, "diff")
+    view = b.eval("document.getElementById('flame').dataset.view")
+    check("diff: the page opens on the differential view", view == "diff", view)
+    card = b.eval("(() => { const c = document.getElementById('diff-card');"
+                  " return c ? [+c.dataset.new, +c.dataset.gone, +c.dataset.grown] : null; })()")
+    check("diff: the summary counts the comparison",
+          card == [len(d["new"]), len(d["gone"]), len(d["grown"])], str(card))
+    boxes = diff_boxes(b)
+    want = {"leak_extra": 8192, "grow_cache": 4096, "shrink_pool": -4096, "leak_text": 0}
+    got = {k: boxes.get(k, [None])[0] for k in want}
+    check("diff: each stack's change", got == want, "%s vs %s" % (got, boxes))
+    fills = {k: boxes.get(k, [0, ""])[1] for k in want}
+    check("diff: red grows, blue shrinks, grey stays",
+          fills["leak_extra"].startswith("rgb(255,") and
+          fills["grow_cache"].startswith("rgb(255,") and
+          re.match(r"rgb\(\d+,\d+,255\)", fills["shrink_pool"]) is not None and
+          fills["leak_text"] == "rgb(220,220,220)", str(fills))
+    # Widths: the larger of the two runs (shrink_pool: its old 6144 bytes).
+    check("diff: as wide as the larger run",
+          flame_total(b) == 4096 + 8192 + 6144 + 8192, str(flame_total(b)))
+    # The leaked string's text, under its stack's frames in the table.
+    b.eval("""(() => { for (const r of document.querySelectorAll('#stacks tr.row'))
+      if (r.textContent.includes('leak_text')) r.click(); })()""")
+    shown = b.eval("Array.from(document.querySelectorAll('#stacks .block'))"
+                   ".map((e) => e.textContent).join('|')")
+    check("diff: the table shows what the string held",
+          "|session token: 1234" in shown, shown)
+    network_checks(b, "diff", url)
+
+
 def end_note(b):
     """The page's note on how the log ends, as shown, or None."""
     return b.eval("(() => { const n = document.getElementById('end-note');"
@@ -559,7 +622,7 @@ def main():
         b.call("Page.enable")
         b.call("Runtime.enable")
         for test in (test_phases, test_hand_log, test_classes, test_cut_log,
-                     test_classic_log, test_rss):
+                     test_classic_log, test_diff, test_rss):
             try:
                 test(b)
             except Exception as e:  # a broken page must not end the run

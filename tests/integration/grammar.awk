@@ -71,6 +71,13 @@ $1 == "#e" {
 	ended = FNR
 	next
 }
+$1 == "#b" {
+	if (!hex($2) || !dec($3) || $3 + 0 > 32 || $4 !~ /^([0-9a-f][0-9a-f])*$/ ||
+	    length($4) != 2 * $3) bad("malformed #b")
+	if (NF == 5 && !(frame($5) && $5 !~ /^-:/)) bad("#b: bad module reference")
+	if (NF > 5) bad("#b: extra fields")
+	next
+}
 $1 == "#t" {
 	if (!dec($2) || (NF != 2 && NF != 4)) bad("malformed #t")
 	if (NF == 4 && ($3 !~ /^rss-anon=[0-9]+$/ || $4 !~ /^rss-file=[0-9]+$/)) bad("malformed #t rss fields")

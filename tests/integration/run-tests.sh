@@ -30,6 +30,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-compress.sh"
 . "$HERE/tests-verdicts.sh"
 . "$HERE/tests-ci.sh"
+. "$HERE/tests-diff.sh"
 . "$HERE/tests-tree.sh"
 . "$HERE/tests-children.sh"
 . "$HERE/tests-resources.sh"
@@ -90,6 +91,8 @@ ALL_TESTS=(
 	tree-summary tree-classic
 	# tests-children.sh
 	children-untraced children-fork children-other-preload children-mtrace-run
+	# tests-diff.sh
+	diff-runs block-preview
 )
 
 passed=0 failed=0 skipped=0

@@ -76,6 +76,29 @@
     return set.size === lostClasses.length && lostClasses.every((c) => set.has(c));
   }
 
+  /* ---- two runs compared (--diff) ----------------------------------- */
+  /* D.diff (htmldiff.c): per stack, the leaked bytes of the records the
+   * comparison takes in the new run (new_b) and in the old one (old_b).
+   * The differential view draws each stack as wide as the larger and
+   * colours it by the change. */
+  const DIFF = D.diff || null;
+  function diffWeights() {
+    const b = new Float64Array(nstacks), n = new Float64Array(nstacks);
+    for (let i = 0; i < nstacks; i++) {
+      b[i] = Math.max(DIFF.old_b[i] || 0, DIFF.new_b[i] || 0);
+      n[i] = LOST.n[i];
+    }
+    return { b, n, unit: 'blocks now', old: DIFF.old_b, now: DIFF.new_b };
+  }
+  /* Red as the bytes grew, blue as they shrank, grey when unchanged. */
+  function diffColor(node) {
+    const d = node.now - node.old, m = Math.max(node.now, node.old) || 1;
+    const k = Math.round(160 * Math.min(Math.abs(d) / m, 1));
+    if (d > 0) return `rgb(255,${215 - k},${215 - k})`;
+    if (d < 0) return `rgb(${215 - k},${215 - k},255)`;
+    return 'rgb(220,220,220)';
+  }
+
   /* ---- what each view weighs ---------------------------------------- */
   const state = { view: 'leaks', range: null, zoom: [], search: '', axis: 't',
     classes: new Set(lostClasses) };
@@ -97,6 +120,7 @@
       case 'peak': return { b: S.peak_b, n: S.peak_n, unit: 'blocks' };
       case 'all': return { b: S.all_b, n: S.all_n, unit: 'allocations' };
       case 'range': return rangeWeights(state.range.lo, state.range.hi);
+      case 'diff': return diffWeights();
       default:
         if (byClass) return classWeights(ticked());
         return { b: S.leak_b, n: S.leak_n, unit: 'blocks' };
@@ -105,20 +129,23 @@
 
   /* ---- the tree ------------------------------------------------------ */
   function buildTree(w) {
-    const root = { f: -1, v: 0, n: 0, kids: new Map(), parent: null, depth: 0 };
+    const root = { f: -1, v: 0, n: 0, old: 0, now: 0, kids: new Map(), parent: null, depth: 0 };
+    const o = w.old || null;
     for (let i = 0; i < nstacks; i++) {
       const v = w.b[i];
       if (!v) continue;
       const fr = S.frames[i].length ? S.frames[i] : [NO_STACK];
       let node = root;
       root.v += v; root.n += w.n[i];
+      if (o) { root.old += o[i] || 0; root.now += w.now[i] || 0; }
       for (let d = 0; d < fr.length; d++) {
         let c = node.kids.get(fr[d]);
         if (!c) {
-          c = { f: fr[d], v: 0, n: 0, kids: new Map(), parent: node, depth: d + 1 };
+          c = { f: fr[d], v: 0, n: 0, old: 0, now: 0, kids: new Map(), parent: node, depth: d + 1 };
           node.kids.set(fr[d], c);
         }
         c.v += v; c.n += w.n[i];
+        if (o) { c.old += o[i] || 0; c.now += w.now[i] || 0; }
         node = c;
       }
     }
@@ -207,9 +234,11 @@
       const n = b.node, y = n.depth * ROW;
       const g = svg('g', { class: 'fr' + (b.anc ? ' anc' : ''), 'data-i': i });
       const name = n.f === -1 ? 'all stacks' : frameName(n.f);
+      if (state.view === 'diff') { g.dataset.change = String(n.now - n.old); g.dataset.name = name; }
       if (re && n.f !== -1 && (re.test(name) || re.test(frameLoc(n.f)))) g.classList.add('match');
       g.appendChild(svg('rect', { x: b.x.toFixed(1), y: y, width: Math.max(b.w - 0.5, 0.5).toFixed(1),
-        height: ROW - 1, fill: n.f === -1 ? 'rgb(230,210,170)' : color(n.f) }));
+        height: ROW - 1, fill: state.view === 'diff' ? diffColor(n)
+          : n.f === -1 ? 'rgb(230,210,170)' : color(n.f) }));
       if (b.w > 28) {
         const chars = Math.floor((b.w - 6) / 6.6);
         const t = svg('text', { x: (b.x + 3).toFixed(1), y: y + 13 });
@@ -233,6 +262,7 @@
   }
 
   function emptyText() {
+    if (state.view === 'diff') return 'No leaks in either run.';
     if (state.view !== 'leaks') return 'Nothing to show for this view.';
     if (!byClass) return 'No memory leaks: nothing is live at the end of the log.';
     if (!lostOnly(state.classes))
@@ -284,8 +314,14 @@
     const mod = n.f >= 0 ? frameModule(n.f) : '';
     if (mod) { tip.appendChild(el('br')); tip.appendChild(el('span', 'loc', mod)); }
     tip.appendChild(el('br'));
-    tip.append(bytes(n.v) + ' (' + count(n.v) + ' bytes, ' + pct(n.v, tree.v) + '), ' +
-      count(n.n) + ' ' + weight.unit);
+    if (state.view === 'diff') {
+      const d = n.now - n.old;
+      tip.append('old run ' + bytes(n.old) + ', new run ' + bytes(n.now) + ' (' +
+        (d > 0 ? '+' + bytes(d) : d < 0 ? '\u2212' + bytes(-d) : 'unchanged') + ')');
+    } else {
+      tip.append(bytes(n.v) + ' (' + count(n.v) + ' bytes, ' + pct(n.v, tree.v) + '), ' +
+        count(n.n) + ' ' + weight.unit);
+    }
     tip.hidden = false;
     const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 8);
     const y = ev.clientY + 16 + tip.offsetHeight > window.innerHeight
@@ -334,6 +370,8 @@
     switch (state.view) {
       case 'peak': return '\u2014 live at the peak' + (SUM.peak_t != null ? ' (' + ms(SUM.peak_t) + ')' : '') + ': ' + bytes(tree.v);
       case 'all': return '\u2014 all allocations: ' + bytes(tree.v);
+      case 'diff': return '\u2014 leaks compared with ' + DIFF.old_log + ': ' +
+        bytes(tree.old) + ' \u2192 ' + bytes(tree.now);
       case 'range': return '\u2014 allocated between ' + xLabel(rangeStart(state.range.lo)) +
         ' and ' + xLabel(rangeEnd(state.range.hi)) + ', still live at its end: ' + bytes(tree.v);
       default:
@@ -553,6 +591,15 @@
       c.querySelector('.v').replaceWith(t);
       s.appendChild(c);
     }
+    if (DIFF) {
+      const c = card('Compared with the old run', DIFF.new + ' new, ' + DIFF.gone + ' gone, ' +
+        DIFF.grown + ' grown', 'old log: ' + DIFF.old_log, DIFF.failing);
+      c.id = 'diff-card';
+      c.dataset.new = String(DIFF.new);
+      c.dataset.gone = String(DIFF.gone);
+      c.dataset.grown = String(DIFF.grown);
+      s.appendChild(c);
+    }
     s.appendChild(card('Peak', bytes(SUM.peak_bytes), count(SUM.peak_blocks) + ' blocks' +
       (SUM.peak_t != null ? ' at ' + ms(SUM.peak_t) : ' at line ' + count(SUM.peak_line))));
     if (RSS) {
@@ -575,6 +622,9 @@
    * and the classes of its blocks (worst first) instead of "leaked". */
   const EXTRA = { lost_b: LOST.b, lost_n: LOST.n,
     reach_b: REACH >= 0 ? clsB[REACH] : null };
+  /* What definitely lost blocks hold (D.blocks: stack, hex, text, C++
+   * class), shown under a stack's frames. */
+  const BLOCKS = D.blocks || [];
   function stackClasses(i) {
     return CL.map((c, k) => (clsN[k][i] ? k : -1)).filter((k) => k >= 0);
   }
@@ -617,6 +667,12 @@
       ol.appendChild(li);
     }
     td.appendChild(ol);
+    for (const b of BLOCKS.filter((x) => x[0] === i)) {
+      const p = el('div', 'block', 'first ' + b[1].length / 2 + ' bytes: ' +
+        b[1].replace(/(..)/g, '$1 ').trim() + '  |' + b[2] + '|');
+      if (b[3]) p.appendChild(el('span', 'type', '  object of class ' + b[3]));
+      td.appendChild(p);
+    }
     tr.appendChild(td);
     return tr;
   }
@@ -703,6 +759,25 @@
     }
   }
 
+  /* Records gone with no stack in the new run: listed under the graph. */
+  function renderDiff() {
+    if (!DIFF) return;
+    $('view-diff-label').hidden = false;
+    state.view = 'diff';
+    const box = $('diff-gone');
+    if (!DIFF.gone_elsewhere.length) return;
+    box.hidden = false;
+    box.appendChild(el('div', 'hint', 'Gone since the old run, from stacks the new run did not use:'));
+    const ul = el('ul');
+    for (const g of DIFF.gone_elsewhere) {
+      const li = el('li', null, bytes(g.bytes) + ' in ' + count(g.blocks) + ' blocks ' +
+        g.class.replace('-', ' ') + ', ' + (g.function || '??'));
+      if (g.file) li.appendChild(el('span', 'loc', ' ' + g.file + ':' + (g.line || '?')));
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+  }
+
   /* ---- start -------------------------------------------------------- */
   renderSummary();
   renderResources();
@@ -712,6 +787,7 @@
     state.view = 'all';
     table.key = 'all_b';
   }
+  renderDiff();
   setView(state.view);
   renderTable();
   let resizeTimer = 0;
