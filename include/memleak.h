@@ -26,9 +26,16 @@
  *   memleak_pool_destroy(p);                  // every block of p ends
  *
  * The figures are process-wide: other threads' allocations count too.
+ *
+ * Resources other than memory (locks, handles, connections), by kind and
+ * id; mtrace-check lists those never released with the acquiring stack:
+ *   memleak_resource_acquire("lock", (uintptr_t)&m);
+ *   memleak_resource_release("lock", (uintptr_t)&m);
  * Copyright (C) 2026 the libmtrace authors.  GPL-3.0-or-later. */
 #ifndef MEMLEAK_H
 #define MEMLEAK_H
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +53,7 @@ void libmtrace_pool_destroy(unsigned long pool);
 /* A pool's handle; 0 when libmtrace.so is not loaded or not collecting
  * (its calls then do nothing). */
 typedef unsigned long memleak_pool;
+int libmtrace_resource(int acquire, const char *kind, uintptr_t id);
 
 typedef struct {
     long bytes, blocks;
@@ -208,6 +216,23 @@ static inline void memleak_pool_destroy(memleak_pool pool)
         fn_(pool);
 }
 
+typedef int (*memleak_resource_fn_)(int, const char *, uintptr_t);
+
+/* Resource ID of KIND (one word: "lock", "conn") was acquired here; 0, or
+ * -1 when libmtrace.so is not loaded or not collecting. */
+static inline int memleak_resource_acquire(const char *kind, uintptr_t id)
+{
+    MEMLEAK_SYM_(memleak_resource_fn_, "libmtrace_resource");
+    return fn_ ? fn_(1, kind, id) : -1;
+}
+
+/* ... and released (a release of an id never acquired is warned about). */
+static inline int memleak_resource_release(const char *kind, uintptr_t id)
+{
+    MEMLEAK_SYM_(memleak_resource_fn_, "libmtrace_resource");
+    return fn_ ? fn_(0, kind, id) : -1;
+}
+
 #define MEMLEAK_SAVE(sp) memleak_save_(&(sp))
 #define MEMLEAK_COMPARE(sp) memleak_compare_(&(sp))
 #define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \
@@ -224,6 +249,8 @@ static inline void memleak_pool_destroy(memleak_pool pool)
     ((void)(pool), (void)(ptr), (void)(size))
 #define memleak_pool_free(pool, ptr) ((void)(pool), (void)(ptr))
 #define memleak_pool_destroy(pool) ((void)(pool))
+#define memleak_resource_acquire(kind, id) ((void)(kind), (void)(id), -1)
+#define memleak_resource_release(kind, id) ((void)(kind), (void)(id), -1)
 #define MEMLEAK_SAVE(sp) ((void)(sp))
 #define MEMLEAK_COMPARE(sp) ((void)(sp), 0L)
 #define MEMLEAK_ASSERT_NO_GROWTH(sp, iteration, warmup)                        \

@@ -144,6 +144,28 @@ static inline int mtf_op_releases(char op)
  * value seen so far as the time of the lines that follow. */
 #define MTF_REC_TIME "#t"
 #define MTF_TIME_STEP_NS 1000000u /* 1 ms */
+/* "#t NS rss-anon=BYTES rss-file=BYTES": the process's resident memory
+ * at that time (doc/format.md, "Time"), anonymous and file-backed or
+ * shared, from /proc/self/statm.  A "#t" carries them when the last
+ * sample is MTF_RSS_STEP_NS old, and at every flush of all the buffers
+ * (reports, fork, exec, exit); readers ignore keys they do not know. */
+#define MTF_KEY_RSS_ANON "rss-anon"
+#define MTF_KEY_RSS_FILE "rss-file"
+#define MTF_RSS_STEP_NS 10000000u /* 10 ms */
+
+/* Resources (doc/format.md, "Resources"): what a program acquires and
+ * must give back besides memory, by kind and id, one record per event:
+ *   #r + KIND 0xID sSID    acquired (SID: the acquiring stack)
+ *   #r - KIND 0xID sSID    released (SID: the releasing stack)
+ * KIND is one word of at most MTF_RES_KIND_MAX bytes (libmtrace writes
+ * other bytes as '_'); "fd" is the kind of the descriptors libmtrace
+ * records itself with MEMLEAK_CONFIG=fds=1.  glibc's checker ignores the
+ * record like every '#' line. */
+#define MTF_REC_RESOURCE "#r"
+#define MTF_RES_ACQUIRE '+'
+#define MTF_RES_RELEASE '-'
+#define MTF_RES_KIND_FD "fd"
+#define MTF_RES_KIND_MAX 64
 
 /* Compressed logs (doc/format.md, "Compressed logs"): a log
  * written compressed (MALLOC_TRACE=NAME.zst, MEMLEAK_CONFIG=compress=zstd)

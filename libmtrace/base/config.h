@@ -93,7 +93,12 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "1: anonymous private mappings the program makes (mmap, munmap, "      \
       "mremap) are blocks too: logged with their stacks (#b mmap records), "   \
       "classified by the scan, which then takes them for no roots; "           \
-      "malloc's and libmtrace's own mappings never appear")
+      "malloc's and libmtrace's own mappings never appear")                    \
+    X(fds, NUMBER, 0, 0, 1, NULL, "0|1",                                       \
+      "record file descriptors as resources of kind fd: each open, socket, "   \
+      "pipe, dup, accept, fopen... with its stack, each close, fclose, "       \
+      "close_range and close-on-exec at exec; mtrace-check lists those still " \
+      "open at the end (not 0-2, nor those inherited). 0: one test a call")
 
 extern const char *const config_unwinders[];
 extern const char *const config_compressors[];

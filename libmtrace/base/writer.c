@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* writer.c - see writer.h. */
 #include "base/writer.h"
+#include "base/sysfd.h"
 #include "base/fmt.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -64,10 +65,10 @@ static int write_all_uncancelled(int fd, const char *s, size_t n)
 
 static int move_high(int fd)
 {
-    int high = fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
+    int high = sys_fcntl(fd, F_DUPFD_CLOEXEC, HIGH_FD_FLOOR);
     if (high < 0)
         return fd;
-    close(fd);
+    sys_close(fd);
     return high;
 }
 
@@ -80,9 +81,9 @@ static int move_high(int fd)
  * program has threads.  A table never shrinks. */
 void writer_grow_fd_table(void)
 {
-    int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int fd = sys_open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0)
-        close(move_high(fd));
+        sys_close(move_high(fd));
 }
 
 static int remember_identity(struct writer *w)
@@ -120,7 +121,7 @@ static int check_descriptor(struct writer *w)
     /* Not ours any more: never close it, it belongs to the program now. */
     int fd;
     do
-        fd = open(w->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+        fd = sys_open(w->path, O_WRONLY | O_APPEND | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     if (fd < 0)
         return errno;
@@ -288,7 +289,7 @@ void writer_close(struct writer *w)
                (fstat(w->fd, &st) == 0 && (unsigned long)st.st_dev == w->dev &&
                 (unsigned long)st.st_ino == w->ino);
     if (w->fd >= 0 && ours)
-        close(w->fd);
+        sys_close(w->fd);
     w->fd = -1;
     w->len = 0;
 }

@@ -5,6 +5,7 @@
  * _exit() and daemon(). */
 #define _GNU_SOURCE
 #include "base/config.h"
+#include "base/sysfd.h"
 #include "base/diag.h"
 #include "base/export.h"
 #include "track/forkgate.h"
@@ -347,21 +348,21 @@ MT_EXPORT int daemon(int nochdir, int noclose)
     if (noclose)
         return 0;
     struct stat st;
-    int fd = open("/dev/null", O_RDWR);
+    int fd = sys_open("/dev/null", O_RDWR);
     if (fd == -1 || fstat(fd, &st) != 0) {
         if (fd != -1)
-            close(fd);
+            sys_close(fd);
         return -1;
     }
     if (!S_ISCHR(st.st_mode) || st.st_rdev != makedev(1, 3)) {
-        close(fd);
+        sys_close(fd);
         errno = ENODEV; /* no call failed: glibc sets it too */
         return -1;
     }
-    dup2(fd, STDIN_FILENO);
-    dup2(fd, STDOUT_FILENO);
-    dup2(fd, STDERR_FILENO);
+    sys_dup2(fd, STDIN_FILENO);
+    sys_dup2(fd, STDOUT_FILENO);
+    sys_dup2(fd, STDERR_FILENO);
     if (fd > 2)
-        close(fd);
+        sys_close(fd);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "base/config.h"
 #include "base/real.h"
 #include "interpose/childexec.h"
+#include "interpose/fds.h"
 #include "../include/mtrace-format.h"
 #include "log/tracelog.h"
 #include "scan/periodic.h"
@@ -29,11 +30,13 @@ extern char **environ;
 
 /* The image that execs is gone with its heap: what it still holds is not
  * leaked, and the log says so ("#e exec"; a failed exec logs on). */
-static void flush_before_exec(void)
+static inline __attribute__((always_inline)) void flush_before_exec(void)
 {
     GUARD_SCOPE(entered);
     if (entered && tracer_started()) {
         periodic_pause(); /* no scan's records after "#e exec" */
+        /* fds=1: close-on-exec descriptors end here (fds.h). */
+        fds_before_exec(__builtin_return_address(0));
         tracelog_end(MTF_END_EXEC, 0, 0);
     }
 }

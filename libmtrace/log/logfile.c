@@ -2,6 +2,7 @@
 /* logfile.c - see logfile.h. */
 #define _GNU_SOURCE
 #include "log/logfile.h"
+#include "base/sysfd.h"
 #include "../include/mtrace-format.h"
 #include "base/fmt.h"
 #include <errno.h>
@@ -26,11 +27,11 @@ int logfile_expand(const char *pattern, pid_t pid, char *out, size_t size)
 /* Reads up to SIZE-1 bytes of PATH into BUF; returns the length or -1. */
 static ssize_t read_small_file(const char *path, char *buf, size_t size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = sys_open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     ssize_t n = read(fd, buf, size - 1);
-    close(fd);
+    sys_close(fd);
     buf[n > 0 ? n : 0] = '\0';
     return n;
 }
@@ -112,7 +113,7 @@ static int open_retrying(const char *name, int flags)
     /* open(2) is a cancellation point; we may hold the log lock here. */
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
     do
-        fd = open(name, flags, 0666);
+        fd = sys_open(name, flags, 0666);
     while (fd < 0 && errno == EINTR);
     pthread_setcancelstate(cancel_state, NULL);
     return fd;
@@ -135,7 +136,7 @@ static int empty_file(int fd, const char *name)
         return errno == EINVAL ? 0 : -1;
     int again = open_retrying(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (again >= 0)
-        close(again);
+        sys_close(again);
     return 0;
 }
 
@@ -155,7 +156,7 @@ static int claim(const char *name)
          * without one, ENXIO, and the program goes on without a log. */
         fd = open_retrying(name, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
         if (fd >= 0)
-            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            sys_fcntl(fd, F_SETFL, sys_fcntl(fd, F_GETFL, 0) & ~O_NONBLOCK);
     } else if (fd < 0) {
         fd = open_retrying(name, O_WRONLY | O_CREAT | O_CLOEXEC);
     }
@@ -163,7 +164,7 @@ static int claim(const char *name)
         return -1;
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         int err = errno;
-        close(fd);
+        sys_close(fd);
         errno = err;
         /* A file system without flock cannot tell: take it, as glibc does. */
         if (err == ENOLCK || err == EINVAL || err == EOPNOTSUPP)
@@ -172,13 +173,13 @@ static int claim(const char *name)
         return -1;
     }
     if (header_names_this_process(fd)) {
-        close(fd);
+        sys_close(fd);
         errno = EWOULDBLOCK;
         return -1;
     }
     if (empty_file(fd, name) != 0) {
         int err = errno;
-        close(fd);
+        sys_close(fd);
         errno = err;
         return -1;
     }

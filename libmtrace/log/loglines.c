@@ -12,6 +12,7 @@
 #include "base/sampler.h"
 #include "base/valgrind.h"
 #include "log/logfile.h"
+#include "log/rss.h"
 #include "log/timestamp.h"
 #include "symbols/frametab.h"
 #include "symbols/modmap.h"
@@ -61,8 +62,11 @@ void loglines_header(struct writer *w, const char *unwinder, pid_t forked_from)
         writer_puts(w, MTF_REC_COMMENT "sampled log: only some blocks are "
                                        "recorded, all figures are estimates\n");
     /* "#t NS": when this log began. */
-    char line[TIMESTAMP_LINE_MAX];
-    writer_put(w, line, timestamp_line(line, timestamp_now()));
+    char line[TIMESTAMP_LINE_MAX + RSS_FIELDS_MAX];
+    size_t n = timestamp_line(line, timestamp_now());
+    n += rss_fields(line + n - 1); /* and the resident memory (rss.h) */
+    line[n - 1] = '\n';
+    writer_put(w, line, n);
 }
 
 /* "0xHEX" (fmt_hex16: 16 bytes of room). */

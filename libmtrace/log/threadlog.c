@@ -3,6 +3,7 @@
 #include "log/threadlog.h"
 #include "../include/mtrace-format.h"
 #include "log/threads.h"
+#include "log/rss.h"
 #include "log/timestamp.h"
 #include <string.h>
 
@@ -10,6 +11,7 @@ static int (*sink)(const char *, size_t, int);
 static atomic_int direct;
 static uint64_t (*clock_now)(void);
 static _Atomic uint64_t last_stamp; /* time of the last "#t" written */
+static _Atomic uint64_t last_rss;   /* ... of the last one with "rss-" */
 
 void threadlog_set_sink(int (*fn)(const char *, size_t, int))
 {
@@ -26,16 +28,30 @@ void threadlog_set_clock(uint64_t (*now)(void))
  * never read the clock.  WAIT as for the sink: a hand-over that would not
  * wait for the log does not wait to stamp either.  Two threads may both
  * find it due and both write one; readers keep the largest value. */
+/* The "#t" line of NOW into LINE, with the resident memory (rss.h) when
+ * FORCE or the last sample is MTF_RSS_STEP_NS old. */
+static size_t time_line(char *line, uint64_t now, int force)
+{
+    size_t n = timestamp_line(line, now);
+    uint64_t last = atomic_load_explicit(&last_rss, memory_order_relaxed);
+    if (!force && now >= last && now - last < MTF_RSS_STEP_NS)
+        return n;
+    atomic_store_explicit(&last_rss, now, memory_order_relaxed);
+    size_t k = rss_fields(line + n - 1);
+    line[n - 1 + k] = '\n';
+    return n + k;
+}
+
 __attribute__((noinline)) static void stamp(int force, int wait)
 {
-    char line[TIMESTAMP_LINE_MAX];
+    char line[TIMESTAMP_LINE_MAX + RSS_FIELDS_MAX];
     if (clock_now == NULL || sink == NULL)
         return;
     uint64_t now = clock_now();
     uint64_t last = atomic_load_explicit(&last_stamp, memory_order_relaxed);
     if (!force && (now < last || now - last < MTF_TIME_STEP_NS))
         return;
-    if (sink(line, timestamp_line(line, now), wait))
+    if (sink(line, time_line(line, now, force), wait))
         atomic_store_explicit(&last_stamp, now, memory_order_relaxed);
 }
 

@@ -403,6 +403,23 @@ void tracelog_record_line(const char *line, size_t n, struct stack *s,
     threadlog_append(line, n, tag);
 }
 
+/* A record that refers to S (a resource's, track/resource.c) straight
+ * into the shared log, after the stack record: records of one kind and id
+ * then stand in the order their events took the log lock. */
+void tracelog_record(struct stack *s, const char *line, size_t n)
+{
+    if (!tracelog_logging() || mt_config.classic)
+        return;
+    zstdlog_poll(); /* no lock of ours is held here */
+    publish_stack(s);
+    lock_log();
+    if (log_ready()) {
+        writer_put(&log_state.w, line, n);
+        stop_on_write_failure();
+    }
+    unlock_log();
+}
+
 /* ---- the log's life ----------------------------------------------------- */
 
 void tracelog_start(const char *(*unwinder)(void),

@@ -47,6 +47,9 @@ void tracelog_event(char op, const void *ptr, size_t size, int with_size,
  * TAG as for tracelog_event (xtrack.h's "#b", "#x" and "#P"). */
 void tracelog_record_line(const char *line, size_t n, struct stack *s,
                           uint32_t tag);
+/* LINE (N bytes, a whole record that names stack S) into the shared log
+ * now, after S's stack record; nothing in a classic log. */
+void tracelog_record(struct stack *s, const char *line, size_t n);
 /* "#u" records for the modules dlclose() took away. */
 void tracelog_unloaded(void);
 /* A "# A B C" comment line. */

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "scan/report.h"
+#include "base/sysfd.h"
 #include "../include/mtrace-format.h"
 #include "base/arena.h"
 #include "base/config.h"
@@ -473,7 +474,7 @@ static int open_destination(int *owned)
     int bad = *pattern ? expand_report_name(pattern, path, sizeof path)
                        : default_report_name(path, sizeof path);
     int fd = bad ? -1
-                 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+                 : sys_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0 && !warned) {
         warned = 1;
         diag("cannot write the report ", bad ? pattern : path, ": ",
@@ -531,7 +532,7 @@ int report_write(const char *trigger, const char *label)
         put_body(&w, &g, interval);
         result = writer_flush(&w) ? -1 : 0;
         if (owned)
-            close(fd);
+            sys_close(fd);
     }
     pages_unmap(g.rows, g.cap * sizeof *g.rows);
     leakreport_free(&lr);

@@ -2,6 +2,7 @@
 /* suppress.c - see suppress.h. */
 #define _GNU_SOURCE
 #include "scan/suppress.h"
+#include "base/sysfd.h"
 #include "../include/mtrace-suppress.h"
 #include "base/arena.h"
 #include "base/diag.h"
@@ -100,7 +101,7 @@ int suppress_match(const struct stack *s)
 
 static void load_file(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = sys_open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         diag("MEMLEAK_CONFIG: suppressions file '", path, "': ",
              strerror(errno), ", ignored", NULL);
@@ -119,7 +120,7 @@ static void load_file(const char *path)
             cap *= 2;
         }
     }
-    close(fd);
+    sys_close(fd);
     if (buf)
         suppress_parse(buf, len);
     pages_unmap(buf, cap);

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "symbols/elfsyms.h"
+#include "base/sysfd.h"
 #include "base/arena.h"
 #include "base/real.h"
 #include <elf.h>
@@ -61,14 +62,14 @@ void elfsyms_sort(struct elfsym *syms, size_t n, struct elfsym *room)
 /* The mapped file of PATH, or NULL; SIZE gets its length. */
 static const unsigned char *map_file(const char *path, size_t *size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = sys_open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
     struct stat st;
     void *p = MAP_FAILED;
     if (fstat(fd, &st) == 0 && st.st_size > (off_t)sizeof(Elf64_Ehdr))
         p = real_mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
+    sys_close(fd);
     if (p == MAP_FAILED)
         return NULL;
     *size = (size_t)st.st_size;

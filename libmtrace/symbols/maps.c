@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* maps.c - see maps.h. */
 #include "symbols/maps.h"
+#include "base/sysfd.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -63,11 +64,11 @@ int maps_each(int (*fn)(const struct mapping *m, void *arg), void *arg)
      * maps read empty once it ended with pthread_exit() while others run
      * on.  /proc/self: kernels older than 3.17. */
     do
-        fd = open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
+        fd = sys_open("/proc/thread-self/maps", O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno_is_eintr());
     if (fd < 0)
         do
-            fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+            fd = sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
         while (fd < 0 && errno_is_eintr());
     if (fd < 0)
         return -1;
@@ -95,7 +96,7 @@ int maps_each(int (*fn)(const struct mapping *m, void *arg), void *arg)
             len = 0; /* a line longer than the buffer: drop it */
     }
 done:
-    close(fd);
+    sys_close(fd);
     return result;
 }
 

@@ -16,6 +16,7 @@
 #include "base/arena.h"
 #include "base/config.h"
 #include "track/counters.h"
+#include "track/fdtab.h"
 #include "track/forkgate.h"
 #include "symbols/frametab.h"
 #include "track/livetab.h"
@@ -395,4 +396,5 @@ void tracer_fork_child(void)
     xblocks_reset_after_fork();
     counters_reset_after_fork();
     peak_reset();
+    fdtab_reset(); /* the descriptors it inherited are not its own */
 }

@@ -178,11 +178,17 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
     fill_totals(f, e, n);
     f->failing = f->cv ? classview_fails(f->cv) : f->nleaks > 0;
     growth_build(f);
+    resfind_build(&f->resources, e);
+    f->rss = &e->rss;
+    if (f->resources.held &&
+        (co == NULL || co->fail_on & (1 << CLASS_DEFINITE)))
+        f->failing = 1;
 }
 
 void findings_destroy(struct findings *f)
 {
     growth_free(f);
+    resfind_destroy(&f->resources);
     for (size_t i = 0; i < f->nleaks + 1; i++)
         free(f->views[i].v);
     free(f->views);

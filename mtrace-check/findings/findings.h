@@ -43,6 +43,7 @@
 #include "findings/baseline.h"
 #include "findings/fingerprint.h"
 #include "findings/growth.h"
+#include "findings/resfind.h"
 #include "symbolize/stackview.h"
 #include "findings/suppress.h"
 #include "replay/verdict.h"
@@ -171,6 +172,12 @@ struct findings {
     size_t ngrowth;
     int has_previous_scan; /* definite records say new_since_previous */
     struct view_frames *growth_views; /* private to growth.c */
+    /* Resources not released, and the warnings about "#r" records
+     * (resfind.h): listed ones fail the run with --fail-on's definite. */
+    struct res_findings resources;
+    /* The resident memory the "#t" records sampled (replay/rss.h);
+     * samples 0: none. */
+    const struct rss_stats *rss;
 };
 
 /* Everything the replayed engine E holds, as findings of LOG (BINARY may

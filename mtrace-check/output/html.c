@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "output/folded.h"
 #include "output/json.h"
+#include "output/resout.h"
 #include "output/writer.h"
 #include "symbolize/stackview.h"
 
@@ -547,6 +548,8 @@ static void write_data(FILE *o, const struct findings *f,
     write_frames(o, pg);
     write_series(o, tl);
     write_intervals(o, tl, pg);
+    res_json(o, f);
+    rss_html(o, f, tl);
     html_more_blocks(o, f, pg->stack_of, pg->nstack_of);
     if (more)
         more(o, f, pg->stack_of, pg->nstack_of, ctx);

@@ -6,6 +6,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "output/json.h"
+#include "output/resout.h"
 #include "output/writer.h"
 #include "output/growthjson.h"
 
@@ -232,6 +233,8 @@ static void json_totals(FILE *out, const struct findings *f)
     fprintf(out, "},\n\"extended\":%s,\"sample_rate\":%" PRIu64,
             t->extended ? "true" : "false", f->sample_rate);
     logend_json(out, t->end, t->extended, t->held_blocks, t->held_bytes);
+    res_json(out, f);
+    rss_json(out, f);
     fputs("}\n", out);
 }
 

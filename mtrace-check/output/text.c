@@ -12,6 +12,7 @@
 #include "output/growthtext.h"
 #include "output/vgreport.h"
 #include "output/treesum.h"
+#include "output/resout.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -371,6 +372,8 @@ static int findings(struct writer *w, const struct findings *f)
     else
         text_groups(w->out, f->groups, f->ngroups, f->sample_rate);
     growth_text(w->out, f);
+    res_text(w->out, f);
+    rss_text(w->out, f);
     if (f->judged)
         logend_text(w->out, f->end, f->totals.held_blocks,
                     f->totals.held_bytes);

@@ -20,6 +20,7 @@ void engine_init(struct engine *e, const char *binary)
     locator_init(&e->loc, binary);
     ext_init(&e->ext);
     verdicts_init(&e->verdicts);
+    res_init(&e->res);
     previews_init(&e->previews);
     series_init(&e->series);
     xblocks_init(&e->xb);
@@ -32,6 +33,7 @@ void engine_destroy(struct engine *e)
     locator_destroy(&e->loc);
     ext_destroy(&e->ext);
     verdicts_destroy(&e->verdicts);
+    res_destroy(&e->res);
     previews_destroy(&e->previews);
     series_destroy(&e->series);
     xblocks_destroy(&e->xb);
@@ -145,6 +147,11 @@ void engine_record(struct engine *e, const char *line, size_t len,
             e->ext.bad_records++;
         return;
     }
+    if (slice_eq(f[0], MTF_REC_RESOURCE)) {
+        if (e->ext.extended)
+            res_record(&e->res, &e->ext, f, nf, e->nr);
+        return;
+    }
     if (verdicts_is_record(f[0])) {
         verdicts_record(&e->verdicts, line, len, e->nr);
         series_record(&e->series, line, len, e->nr, &e->table,
@@ -160,6 +167,8 @@ void engine_record(struct engine *e, const char *line, size_t len,
         return;
     }
     ext_record(&e->ext, line, len, f, nf);
+    if (slice_eq(f[0], MTF_REC_TIME))
+        rss_record(&e->rss, f, nf);
     if (e->tl && slice_eq(f[0], MTF_REC_TIME))
         tl_time(e->tl, f, nf, e->nr);
     if (slice_eq(f[0], MTF_REC_TIME))

@@ -11,6 +11,8 @@
 #include "replay/event.h"
 #include "symbolize/location.h"
 #include "replay/logend.h"
+#include "replay/resources.h"
+#include "replay/rss.h"
 #include "read/records.h"
 #include "replay/warning.h"
 #include "replay/strpool.h"
@@ -40,6 +42,8 @@ struct engine {
     struct previews previews; /* "#w" records (preview.h)     */
     struct scan_series series; /* every scan, per stack (scanseries.h) */
     struct xblocks xb;        /* other blocks: "#b", "#x", "#P", "#k" */
+    struct res_table res;     /* "#r" records (resources.h)   */
+    struct rss_stats rss;     /* "#t ... rss-anon=" (rss.h)   */
 };
 
 void engine_init(struct engine *e, const char *binary);

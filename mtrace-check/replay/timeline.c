@@ -5,6 +5,7 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #include "replay/timeline.h"
 #include "read/fields.h"
+#include "replay/rss.h"
 #include "mtrace-format.h"
 #include "mtrace-sample.h"
 
@@ -111,6 +112,10 @@ static void merge_buckets(struct timeline *tl)
         struct tl_bucket m = *b;
         if (a->live_max > m.live_max)
             m.live_max = a->live_max;
+        if (a->rss_anon + a->rss_file > m.rss_anon + m.rss_file) {
+            m.rss_anon = a->rss_anon;
+            m.rss_file = a->rss_file;
+        }
         tl->buckets[i] = m;
     }
     memset(tl->buckets + TL_BUCKETS / 2, 0,
@@ -137,8 +142,28 @@ static void advance(struct timeline *tl, uint64_t line)
         if (j > tl->cur || b->live_max < tl->live_bytes)
             b->live_max = tl->live_bytes;
     }
+    for (size_t j = tl->cur + 1; j <= k; j++) { /* the last sample goes on */
+        tl->buckets[j].rss_anon = tl->rss_anon;
+        tl->buckets[j].rss_file = tl->rss_file;
+    }
     tl->cur = k;
     tl->buckets[k].live_max = tl->live_bytes;
+}
+
+/* A "#t" with resident memory: the open bucket holds the most sampled. */
+static void note_rss(struct timeline *tl, const struct slice *f, size_t nf)
+{
+    uint64_t anon, file;
+    if (rss_parse(f, nf, &anon, &file))
+        return;
+    struct tl_bucket *b = &tl->buckets[tl->cur];
+    if (!tl->has_rss || anon + file > b->rss_anon + b->rss_file) {
+        b->rss_anon = anon;
+        b->rss_file = file;
+    }
+    tl->has_rss = 1;
+    tl->rss_anon = anon;
+    tl->rss_file = file;
 }
 
 static void note_live(struct timeline *tl)
@@ -247,6 +272,7 @@ void tl_time(struct timeline *tl, const struct slice *f, size_t nf,
     if (nf < 2 || parse_dec_u64(f[1], &ns))
         return;
     advance(tl, line);
+    note_rss(tl, f, nf);
     if (!tl->has_time) {
         tl->has_time = 1;
         tl->t_origin = ns;

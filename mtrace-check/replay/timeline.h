@@ -50,6 +50,9 @@ struct tl_bucket {
     uint64_t live_end; /* live bytes at its end */
     uint64_t live_max; /* the most within it */
     uint64_t t_end;    /* time of its end, ns since the first "#t" */
+    /* Resident memory ("#t ... rss-anon= rss-file="): the largest sample
+     * within it, the last one before it counted as its start's. */
+    uint64_t rss_anon, rss_file;
 };
 
 struct tl_interval {
@@ -86,6 +89,9 @@ struct timeline {
     struct tl_interval *iv;
     size_t niv, cap_iv;
     struct u64map iv_index; /* key -> index + 1 */
+
+    int has_rss;                    /* a "#t" carried resident memory */
+    uint64_t rss_anon, rss_file;    /* the last sample */
 };
 
 void tl_init(struct timeline *tl);

@@ -40,6 +40,7 @@ GLIBC_DEBUG = "/lib/x86_64-linux-gnu/libc_malloc_debug.so"
 OUT = os.path.join(HERE, "out")
 PHASES = os.path.join(HERE, "build", "phases")
 CLASSES = os.path.join(HERE, "build", "classes")
+RSSMAP = os.path.join(HERE, "build", "rssmap")
 RUNS = os.path.join(HERE, "build", "runs")
 GROWTH = os.path.join(HERE, "build", "growth")
 LOST = ("definitely_lost", "indirectly_lost", "possibly_lost")
@@ -601,6 +602,51 @@ def test_growth(b):
           b.eval("document.getElementById('growth-section').hidden"))
 
 
+def test_rss(b):
+    """A program that maps and touches 100 MiB: the page's resident memory
+    reaches it (data, summary card, the curve beside the heap's), as the
+    text report's peak RSS and --json's do; the lock resource it keeps is
+    in the page's resources table."""
+    log = os.path.join(OUT, "rssmap.log")
+    page = os.path.join(OUT, "rssmap.html")
+    mib100 = 100 << 20
+    trace(RSSMAP, log, LIB)
+    doc = json.loads(run([CHECKER, "--json", RSSMAP, log]))
+    check("rss: --json's peak reaches 100 MiB",
+          doc.get("rss", {}).get("peak_anon", 0) >= mib100, str(doc.get("rss")))
+    text = run([CHECKER, RSSMAP, log])
+    m = re.search(r"Peak resident memory \(RSS\): ([0-9,]+) bytes", text)
+    check("rss: the text report's peak reaches 100 MiB",
+          m is not None and int(m.group(1).replace(",", "")) >= mib100,
+          text[-400:])
+    run([CHECKER, "--quiet", "--html", page, RSSMAP, log])
+    html, data = page_data(page)
+    static_checks("rss", html)
+    rss = data.get("rss")
+    check("rss: the page's data has samples by bucket",
+          rss is not None and len(rss["anon"]) == len(data["series"]["live"]),
+          str(rss)[:200])
+    if rss is None:
+        return
+    top = max(a + f for a, f in zip(rss["anon"], rss["file"]))
+    check("rss: a bucket's resident memory reaches 100 MiB", top >= mib100,
+          str(top))
+    check("rss: the page's peak is --json's", rss["peak"] == doc["rss"]["peak_bytes"])
+    url = open_page(b, page, "rss")
+    check("rss: the curve is drawn",
+          b.eval("!!document.getElementById('rss-curve')"))
+    check("rss: the chart's scale holds it",
+          b.eval("document.getElementById('chart').textContent").find("RSS") >= 0)
+    check("rss: the summary card",
+          b.eval("document.getElementById('rss-peak').dataset.bytes") == str(rss["peak"]))
+    kinds = b.eval("Array.from(document.querySelectorAll('#resources tbody tr'))"
+                   ".map((r) => r.dataset.kind + ' ' + r.children[3].textContent)")
+    check("rss: the resources table lists the lock taken in take_lock",
+          len(kinds) == 1 and kinds[0].startswith("lock ") and "take_lock" in kinds[0],
+          str(kinds))
+    network_checks(b, "rss", url)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     if cdp.find_chromium() is None:
@@ -612,7 +658,7 @@ def main():
         b.call("Page.enable")
         b.call("Runtime.enable")
         for test in (test_phases, test_hand_log, test_classes, test_cut_log,
-                     test_classic_log, test_diff, test_growth):
+                     test_classic_log, test_diff, test_growth, test_rss):
             try:
                 test(b)
             except Exception as e:  # a broken page must not end the run

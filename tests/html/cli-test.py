@@ -231,7 +231,11 @@ def test_time_records():
     """libmtrace's "#t" records (doc/format.md, "Time") in a real log."""
     lines = trace_phases("time.log")
     stamps = [(i, int(l.split()[1])) for i, l in enumerate(lines) if l.startswith("#t ")]
-    check("#t: well formed", all(re.fullmatch(r"#t [0-9]+", lines[i]) for i, _ in stamps))
+    check("#t: well formed", all(re.fullmatch(
+        r"#t [0-9]+( rss-anon=[0-9]+ rss-file=[0-9]+)?", lines[i])
+        for i, _ in stamps))
+    check("#t: the first and the last carry the resident memory",
+          " rss-anon=" in lines[stamps[0][0]] and " rss-anon=" in lines[stamps[-1][0]])
     check("#t: one right after the header",
           len(lines) > 3 and lines[2].startswith("#p ") and lines[3].startswith("#t "),
           str(lines[:4]))

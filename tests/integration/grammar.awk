@@ -78,7 +78,11 @@ $1 == "#w" {
 	if (NF > 5) bad("#w: extra fields")
 	next
 }
-$1 == "#t" { if (NF != 2 || !dec($2)) bad("malformed #t"); next }
+$1 == "#t" {
+	if (!dec($2) || (NF != 2 && NF != 4)) bad("malformed #t")
+	if (NF == 4 && ($3 !~ /^rss-anon=[0-9]+$/ || $4 !~ /^rss-file=[0-9]+$/)) bad("malformed #t rss fields")
+	next
+}
 $1 == "#C" {
 	if ($2 == "suppression") {
 		if ($3 !~ /^leak:./ || NF != 3) bad("malformed #C suppression")
@@ -117,6 +121,12 @@ $1 == "#P" {
 $1 == "#k" {
 	if (NF < 4 || NF > 5 || !kind($2) || !hex($3) || $4 !~ /^[pid]$/) bad("malformed #k")
 	if (NF == 5 && ($4 != "d" || !dec($5))) bad("#k: indirect bytes on a " $4)
+	next
+}
+$1 == "#r" {
+	if ($2 !~ /^[-+]$/ || $3 == "" || length($3) > 64 || !size($4) || NF != 5)
+		bad("malformed #r")
+	if ($5 !~ /^s[0-9]+$/ || !(substr($5, 2) in stacks)) bad("#r: stack id not defined before use")
 	next
 }
 $1 == "#" { next }

@@ -35,8 +35,11 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-children.sh"
 . "$HERE/tests-growth.sh"
 . "$HERE/tests-xblocks.sh"
+. "$HERE/tests-resources.sh"
 
 ALL_TESTS=(
+	# tests-resources.sh
+	resources-fds resources-nofds
 	# tests-leaks.sh
 	static static-O0 static-nopie strdup template template-mtraceinit
 	cxx-demangle mtraceinit mtraceinit-no-reports libc-internals setenv exit-return exit-exit

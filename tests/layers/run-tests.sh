@@ -31,7 +31,10 @@ for table in libmtrace/layers.txt mtrace-check/layers.txt; do
 	[ -f "$table" ] || continue
 	expect 0 'layered' "$table: includes run down" -- "$check" includes "$table"
 done
-objs=$(cd libmtrace && ls */*.o)
+# Every object of libmtrace.so: base/options-doc.o is the tool that
+# writes the option tables (make docs), never linked into the library
+# (libmtrace/Makefile's CORE), and may use stdio's fopen like any program.
+objs=$(cd libmtrace && ls */*.o | grep -vx 'base/options-doc.o')
 expect 0 'layered' "libmtrace: no internal call to an exported name" -- \
 	sh -c "cd libmtrace && '$check' exports layers.txt $(echo $objs)"
 

@@ -438,10 +438,17 @@ START_TEST(time_stamp_on_flush_all)
     threadlog_set_clock(fake_clock);
     fake_now = 7;
     threadlog_flush_all();
-    ck_assert_str_eq(sunk, "#t 7\n");
+    /* A flush's stamp carries the resident memory (log/rss.h). */
+    const char *rss = " rss-anon=";
+    ck_assert(strncmp(sunk, "#t 7 rss-anon=", 14) == 0);
+    ck_assert(strstr(sunk, " rss-file=") != NULL);
+    ck_assert_uint_eq(count_stamps(), 1);
+    size_t first = strlen(sunk);
     append_str("+ 0x10 0x1\n");
     threadlog_flush_all(); /* the hand-over's own stamp is not due */
-    ck_assert_str_eq(sunk, "#t 7\n+ 0x10 0x1\n#t 7\n");
+    ck_assert(strncmp(sunk + first, "+ 0x10 0x1\n#t 7 ", 16) == 0);
+    ck_assert(strstr(sunk + first, rss) != NULL);
+    ck_assert_uint_eq(count_stamps(), 2);
 }
 END_TEST
 

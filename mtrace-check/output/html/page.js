@@ -410,6 +410,9 @@
 
   /* ---- live bytes over time ----------------------------------------- */
   const SER = D.series, nb = SER.live.length;
+  /* "rss": resident memory by bucket (rssout.c), when the log sampled it. */
+  const RSS = D.rss || null;
+  function rssAt(k) { return RSS.anon[k] + RSS.file[k]; }
   function xOf(k) { return state.axis === 't' ? SER.t[k] : SER.line[k]; }
   function rangeStart(k) { return k > 0 ? xOf(k - 1) : 0; }
   function rangeEnd(k) { return xOf(k); }
@@ -424,6 +427,7 @@
     const xmax = Math.max(xOf(nb - 1), 1e-9);
     let ymax = 1;
     for (let k = 0; k < nb; k++) if (SER.max[k] > ymax) ymax = SER.max[k];
+    for (let k = 0; RSS && k < nb; k++) if (rssAt(k) > ymax) ymax = rssAt(k);
     ymax *= 1.08;
     const px = (x) => L + (width - L - R) * x / xmax;
     const py = (y) => T + (height - T - B) * (1 - y / ymax);
@@ -449,6 +453,18 @@
     const area = d + 'L' + px(xOf(nb - 1)).toFixed(1) + ',' + py(0).toFixed(1) + 'Z';
     root.appendChild(svg('path', { class: 'area', d: area }));
     root.appendChild(svg('path', { class: 'curve', d: d, id: 'live-curve' }));
+    if (RSS) {
+      /* Resident memory beside the heap: the most sampled in each stretch. */
+      let r = '';
+      for (let k = 0; k < nb; k++) {
+        r += (k ? 'L' : 'M') + px(rangeStart(k)).toFixed(1) + ',' + py(rssAt(k)).toFixed(1);
+        r += 'L' + px(xOf(k)).toFixed(1) + ',' + py(rssAt(k)).toFixed(1);
+      }
+      root.appendChild(svg('path', { class: 'rss', d: r, id: 'rss-curve' }));
+      const t = svg('text', { class: 'rss-label', x: L + 8, y: T + 10, 'text-anchor': 'start' });
+      t.textContent = 'RSS (resident memory), peak ' + bytes(RSS.peak) + '; heap: live bytes';
+      root.appendChild(t);
+    }
     const peakX = state.axis === 't' ? SUM.peak_t : SUM.peak_line;
     if (SUM.peak_bytes > 0 && peakX != null) {
       const cx = px(peakX), cy = py(SUM.peak_bytes);
@@ -586,6 +602,13 @@
     }
     s.appendChild(card('Peak', bytes(SUM.peak_bytes), count(SUM.peak_blocks) + ' blocks' +
       (SUM.peak_t != null ? ' at ' + ms(SUM.peak_t) : ' at line ' + count(SUM.peak_line))));
+    if (RSS) {
+      const c = card('Peak RSS', bytes(RSS.peak), bytes(RSS.peak_anon) + ' anonymous, ' +
+        bytes(RSS.peak_file) + ' file-backed or shared' + (RSS.peak_t != null ? ' at ' + ms(RSS.peak_t) : ''));
+      c.id = 'rss-peak';
+      c.dataset.bytes = String(RSS.peak);
+      s.appendChild(c);
+    }
     s.appendChild(card('Allocations', count(SUM.allocs), bytes(SUM.alloc_bytes) + ' in all'));
     s.appendChild(card('Frees', count(SUM.frees), bytes(SUM.freed_bytes)));
     s.appendChild(card('Duration', SUM.duration != null ? ms(SUM.duration) : 'unknown',
@@ -758,6 +781,32 @@
     });
     box.appendChild(root);
     box.dataset.lines = String(GROW.stacks.length);
+}
+
+  /* ---- resources not released (resjson.c's "resources") ------------- */
+  function renderResources() {
+    const R = D.resources;
+    if (!R) return;
+    $('resources-section').hidden = false;
+    const body = document.querySelector('#resources tbody');
+    $('resources-none').hidden = R.groups.length > 0;
+    for (const g of R.groups) {
+      const tr = el('tr');
+      tr.dataset.kind = g.kind;
+      tr.appendChild(el('td', null, g.kind));
+      tr.appendChild(el('td', 'num', count(g.count)));
+      /* As the text report: small ids (descriptors) in decimal, others in hex. */
+      const id = (v) => (v < 65536 ? String(v) : '0x' + v.toString(16));
+      tr.appendChild(el('td', null, g.ids.slice(0, 8).map(id).join(', ') + (g.ids.length > 8 ? ', \u2026' : '')));
+      const fr = g.frames.map((f) => (f.function || '??') + (f.file ? ' (' + f.file.replace(/.*\//, '') + ':' + (f.line || '?') + ')' : ''));
+      tr.appendChild(el('td', 'frames', fr.slice(0, 4).join(' \u2190 ')));
+      body.appendChild(tr);
+    }
+    for (const w of R.warnings) {
+      const p = el('p', 'res-warning', (w.what === 'release_unknown' ? 'Released but never acquired: ' :
+        'Acquired twice: ') + w.kind + ' ' + w.id + ' (log line ' + w.line + ')');
+      $('resources-section').appendChild(p);
+    }
   }
 
   /* Records gone with no stack in the new run: listed under the graph. */
@@ -781,6 +830,7 @@
 
   /* ---- start -------------------------------------------------------- */
   renderSummary();
+  renderResources();
   renderClassFilter();
   renderChart();
   renderGrowth();
