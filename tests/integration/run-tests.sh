@@ -36,6 +36,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-growth.sh"
 . "$HERE/tests-xblocks.sh"
 . "$HERE/tests-resources.sh"
+. "$HERE/tests-beyond.sh"
 
 ALL_TESTS=(
 	# tests-resources.sh
@@ -100,6 +101,8 @@ ALL_TESTS=(
 	# tests-xblocks.sh
 	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
 	xblocks-valgrind xblocks-html xblocks-threads
+	# tests-beyond.sh
+	beyond-all beyond-without
 )
 
 passed=0 failed=0 skipped=0
