@@ -6,6 +6,7 @@
 #include "base/diag.h"
 #include "findings/noverdict.h"
 #include "output/json.h"
+#include "output/cires.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,7 +15,9 @@
 void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
                 const struct ci_record *r)
 {
-    if (r->cls == CLASS_UNKNOWN && !r->noverdict)
+    if (r->resource)
+        ci_resource_message(out, r);
+    else if (r->cls == CLASS_UNKNOWN && !r->noverdict)
         fprintf(out, "%" PRIu64 " bytes in %" PRIu64
                 " blocks are not classified (allocated after the last scan)",
                 r->bytes, r->blocks);
@@ -25,7 +28,7 @@ void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
         fprintf(out, " (and %" PRIu64 " bytes indirectly through them)",
                 r->indirect);
     const struct view_frame *f = fp_own_frame(&r->frames);
-    if (f && f->function)
+    if (f && f->function && !r->resource)
         fprintf(out, ", allocated in %s", f->function);
     unsigned line;
     const char *file = ci_source(r, &line);
@@ -39,12 +42,16 @@ void ci_message(FILE *out, const struct ci_report *rep, const struct ci_log *l,
 
 const char *ci_kind_id(const struct ci_record *r)
 {
-    return r->noverdict ? nv_id : class_name(r->cls);
+    return r->resource ? CI_RESOURCE_ID
+           : r->noverdict ? nv_id
+                          : class_name(r->cls);
 }
 
 const char *ci_kind_words(const struct ci_record *r)
 {
-    return r->noverdict ? nv_words : class_words(r->cls);
+    return r->resource ? "not released"
+           : r->noverdict ? nv_words
+                          : class_words(r->cls);
 }
 
 void ci_uri(FILE *out, const char *path)

@@ -9,6 +9,7 @@
 #include "findings/noverdict.h"
 #include "base/diag.h"
 #include "output/writer.h"
+#include "output/cires.h"
 #include "base/maps.h"
 #include "base/util.h"
 
@@ -31,7 +32,8 @@ int ci_wanted(const struct options *o)
 int ci_reported(const struct ci_record *r)
 {
     return r->suppressed_by == NULL &&
-           (class_is_leak(r->cls) || r->failing || r->noverdict);
+           (class_is_leak(r->cls) || r->failing || r->noverdict ||
+            r->resource);
 }
 
 int ci_begin(const struct options *o)
@@ -131,6 +133,8 @@ static int ci_findings(struct writer *w, const struct findings *f)
     }
     if (!f->classified && !f->has_verdicts)
         nv_destroy(&nv);
+    ci_keep_resources(l, &f->resources,
+                      (opt->fail_on & (1 << CLASS_DEFINITE)) != 0);
     if (opt->gen_supp)
         gensupp_assign(l);
     if (opt->gen_supp && !opt->gen_supp_file)
@@ -211,6 +215,7 @@ static void release(void)
             free(rep.logs[k].r[i].pattern);
         }
         free(rep.logs[k].r);
+        ci_release_resources(&rep.logs[k]);
         free(rep.logs[k].log);
     }
     free(rep.logs);

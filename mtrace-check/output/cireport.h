@@ -39,12 +39,16 @@ struct ci_record {
     size_t shared;       /* other loss records the pattern matches too */
     int noverdict;       /* a log without verdicts: the kind "not freed
                             (no reachability verdict)", CLS unknown */
+    char *resource; /* a resource group's kind (cires.c; BLOCKS: how many
+                       held), or NULL for a loss record */
 };
 
 struct ci_log {
     char *log;
     struct ci_record *r;
     size_t n;
+    struct ci_record *res; /* resources not released (cires.c) */
+    size_t nres;
 };
 
 struct ci_report {

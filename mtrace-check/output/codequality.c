@@ -27,6 +27,8 @@ static const char *severity(const struct ci_record *r)
         return "info";
     if (!r->failing)
         return "minor";
+    if (r->resource)
+        return "major";
     return r->cls == CLASS_DEFINITE || r->noverdict ? "critical" : "major";
 }
 
@@ -66,13 +68,15 @@ int codequality_write(FILE *out, const struct ci_report *rep)
     strmap_init(&written);
     putc('[', out);
     for (size_t k = 0; k < rep->nlogs; k++)
-        for (size_t i = 0; i < rep->logs[k].n; i++) {
-            const struct ci_record *r = &rep->logs[k].r[i];
+        for (size_t i = 0; i < rep->logs[k].n + rep->logs[k].nres; i++) {
+            const struct ci_log *l = &rep->logs[k];
+            const struct ci_record *r =
+                i < l->n ? &l->r[i] : &l->res[i - l->n];
             if (!ci_reported(r) || seen(&written, r))
                 continue;
             fputs(first ? "\n" : ",\n", out);
             first = 0;
-            issue(out, rep, &rep->logs[k], r);
+            issue(out, rep, l, r);
         }
     fputs("\n]\n", out);
     strmap_destroy(&written);

@@ -366,8 +366,9 @@ static void write_summary(FILE *o, const struct findings *f, const struct timeli
                           const struct page *pg)
 {
     size_t leak_stacks = 0;
-    for (size_t i = 0; i < pg->nwhich; i++)
-        leak_stacks += tl->stacks[pg->which[i]].live_blocks > 0;
+    for (size_t i = 0; i < pg->nwhich; i++) /* other blocks' stacks: past */
+        leak_stacks += pg->which[i] < tl->nstacks &&
+                       tl->stacks[pg->which[i]].live_blocks > 0;
     fprintf(o,
             ",\n\"summary\":{\"lines\":%" PRIu64 ",\"warnings\":%" PRIu64
             ",\"extended\":%s,\"allocs\":%" PRIu64 ",\"alloc_bytes\":%" PRIu64

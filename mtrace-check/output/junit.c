@@ -96,12 +96,14 @@ static void counts(FILE *out, const struct ci_log *l, size_t *tests,
                    size_t *failures, size_t *skipped)
 {
     *tests = *failures = *skipped = 0;
-    for (size_t i = 0; i < l->n; i++)
-        if (ci_reported(&l->r[i])) {
+    for (size_t i = 0; i < l->n + l->nres; i++) {
+        const struct ci_record *r = i < l->n ? &l->r[i] : &l->res[i - l->n];
+        if (ci_reported(r)) {
             ++*tests;
-            *failures += l->r[i].failing;
-            *skipped += l->r[i].baseline;
+            *failures += r->failing;
+            *skipped += r->baseline;
         }
+    }
     if (out)
         fprintf(out, " tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
                 "skipped=\"%zu\"", *tests ? *tests : 1, *failures, *skipped);
@@ -128,7 +130,13 @@ static void testcase(FILE *out, const struct message_args *a)
     const char *file = ci_source(r, &line);
     fputs("    <testcase", out);
     classname(out, a->l->log);
-    fprintf(out, " name=\"%s in ", ci_kind_words(r));
+    if (r->resource) {
+        fputs(" name=\"", out);
+        xml_text(out, r->resource);
+        fputs(" ", out);
+    } else
+        fputs(" name=\"", out);
+    fprintf(out, "%s in ", ci_kind_words(r));
     xml_text(out, f && f->function ? f->function : "??");
     fprintf(out, " [%s]\"", r->fp);
     if (file) {
@@ -163,11 +171,13 @@ static void testsuite(FILE *out, const struct ci_report *rep,
     putc('"', out);
     counts(out, l, &tests, &failures, &skipped);
     fputs(">\n", out);
-    for (size_t i = 0; i < l->n; i++)
-        if (ci_reported(&l->r[i])) {
-            struct message_args a = { rep, l, &l->r[i] };
+    for (size_t i = 0; i < l->n + l->nres; i++) {
+        const struct ci_record *r = i < l->n ? &l->r[i] : &l->res[i - l->n];
+        if (ci_reported(r)) {
+            struct message_args a = { rep, l, r };
             testcase(out, &a);
         }
+    }
     if (tests == 0) {
         fputs("    <testcase", out);
         classname(out, l->log);

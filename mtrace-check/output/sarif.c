@@ -19,6 +19,7 @@
 #include "base/diag.h"
 #include "output/json.h"
 #include "findings/noverdict.h"
+#include "output/cires.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -71,6 +72,16 @@ static int any_noverdict(const struct ci_report *rep)
     return 0;
 }
 
+/* Whether a log of REP has a resource not released (its rule is listed
+ * only then). */
+static int any_resource(const struct ci_report *rep)
+{
+    for (size_t k = 0; k < rep->nlogs; k++)
+        if (rep->logs[k].nres)
+            return 1;
+    return 0;
+}
+
 /* The rule of the blocks of a log without verdicts: after the classes'
  * (its ruleIndex is CLASS_COUNT). */
 static const struct {
@@ -96,7 +107,18 @@ static void rule(FILE *out, int first, const char *id, const char *name,
     fprintf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"}}", lvl);
 }
 
-/* The rules, and with them, the one of a log without verdicts. */
+/* The rule of resources not released (cires.c): after the others. */
+static const struct {
+    const char *name, *summary, *help;
+} resource_text = {
+    "ResourceNotReleased",
+    "A resource (memleak_resource_acquire, or a file descriptor with "
+    "MEMLEAK_CONFIG=fds=1) acquired and never released before exit.",
+    "Release it (memleak_resource_release, close) on every path.",
+};
+
+/* The rules, and with them, the one of a log without verdicts and the
+ * one of resources not released. */
 static void rules(FILE *out, const struct ci_report *rep)
 {
     fputs("\"rules\":[", out);
@@ -107,6 +129,9 @@ static void rules(FILE *out, const struct ci_report *rep)
     if (any_noverdict(rep))
         rule(out, 0, nv_id, not_freed_text.name, not_freed_text.summary,
              not_freed_text.help, "error");
+    if (any_resource(rep))
+        rule(out, 0, CI_RESOURCE_ID, resource_text.name, resource_text.summary,
+             resource_text.help, "error");
     fputs("]", out);
 }
 
@@ -166,9 +191,11 @@ static void stack(FILE *out, const struct ci_record *r)
 static void result(FILE *out, const struct ci_report *rep,
                    const struct ci_log *l, const struct ci_record *r)
 {
+    int index = r->resource    ? CLASS_COUNT + any_noverdict(rep)
+                : r->noverdict ? CLASS_COUNT
+                               : (int)r->cls;
     fprintf(out, "{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\"",
-            ci_kind_id(r), r->noverdict ? CLASS_COUNT : (int)r->cls,
-            level(r));
+            ci_kind_id(r), index, level(r));
     fputs(",\"message\":{\"text\":", out);
     ci_message_json(out, rep, l, r);
     fputs("},\"locations\":[", out);
@@ -180,10 +207,15 @@ static void result(FILE *out, const struct ci_report *rep,
                 r->baseline ? "unchanged" : "new");
     if (r->frames.n)
         stack(out, r);
-    fprintf(out,
-            ",\"properties\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64
-            ",\"indirectBytes\":%" PRIu64 ",\"log\":",
-            r->bytes, r->blocks, r->indirect);
+    if (r->resource) {
+        fputs(",\"properties\":{\"kind\":", out);
+        json_cstring(out, r->resource);
+        fprintf(out, ",\"count\":%" PRIu64 ",\"log\":", r->blocks);
+    } else
+        fprintf(out,
+                ",\"properties\":{\"bytes\":%" PRIu64 ",\"blocks\":%" PRIu64
+                ",\"indirectBytes\":%" PRIu64 ",\"log\":",
+                r->bytes, r->blocks, r->indirect);
     json_cstring(out, l->log);
     fputs("}}", out);
 }
@@ -212,13 +244,15 @@ int sarif_write(FILE *out, const struct ci_report *rep)
     fputs(",\"results\":[", out);
     int first = 1;
     for (size_t k = 0; k < rep->nlogs; k++)
-        for (size_t i = 0; i < rep->logs[k].n; i++) {
-            const struct ci_record *r = &rep->logs[k].r[i];
+        for (size_t i = 0; i < rep->logs[k].n + rep->logs[k].nres; i++) {
+            const struct ci_log *l = &rep->logs[k];
+            const struct ci_record *r =
+                i < l->n ? &l->r[i] : &l->res[i - l->n];
             if (!ci_reported(r))
                 continue;
             fputs(first ? "\n" : ",\n", out);
             first = 0;
-            result(out, rep, &rep->logs[k], r);
+            result(out, rep, l, r);
         }
     fputs("]}]}\n", out);
     return ferror(out) ? -1 : 0;

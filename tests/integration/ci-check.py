@@ -17,6 +17,9 @@
 #   ci-check.py nv-codequality FILE RECORDS BYTES
 #   ci-check.py nv-xml FILE RECORDS BYTES   (valgrind's XML, protocol 4's
 #                              order of an error's elements)
+# Resources not released (progs/beyond.c), each KIND acquired in FUNCTION
+# once, LEVEL "error" or "warning" (--fail-on=none):
+#   ci-check.py resources SARIF SCHEMA JUNIT CODEQUALITY SRCROOT LEVEL KIND:FUNCTION...
 import json
 import re
 import sys
@@ -205,6 +208,70 @@ def nv_xml(path, want, nbytes):
     check(total == nbytes, f"{total} bytes, want {nbytes}")
 
 
+RES_ID = "resource-not-released"
+
+
+def resources(sarif_path, schema_path, junit_path, cq_path, root, level, specs):
+    import jsonschema
+    want = dict(s.split(":") for s in specs)
+    with open(schema_path) as f:
+        schema = json.load(f)
+    with open(sarif_path) as f:
+        doc = json.load(f)
+    errors = list(jsonschema.validators.validator_for(schema)(schema).iter_errors(doc))
+    for e in errors[:5]:
+        check(False, f"schema: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+    run = doc["runs"][0]
+    rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    check(rules.count(RES_ID) == 1, f"rules {rules}")
+    fps = {}
+    for r in run["results"]:
+        if r["ruleId"] != RES_ID:
+            continue
+        check(rules[r["ruleIndex"]] == RES_ID, "ruleIndex")
+        check(r["level"] == level, f"level {r['level']}, want {level}")
+        kind, count = r["properties"]["kind"], r["properties"]["count"]
+        text = r["message"]["text"]
+        check(text.startswith(f"{count} {kind} not released, acquired in {want.get(kind)} ("),
+              f"message {text!r}")
+        loc = r["locations"][0]
+        fn = loc["logicalLocations"][0]["fullyQualifiedName"]
+        phys = loc["physicalLocation"]
+        uri = phys["artifactLocation"]["uri"]
+        check(fn == want.get(kind) and uri == "progs/beyond.c",
+              f"{kind} located in {fn} at {uri}")
+        line = source_line(root, uri, phys["region"]["startLine"])
+        check(re.search(r"\bopen\(|memleak_resource_acquire\(", line), f"{kind} at line {line!r}")
+        fp = r["partialFingerprints"]["mtraceLossRecord/v1"]
+        check(FP.match(fp) and kind not in fps, f"{kind}: fingerprint {fp}")
+        fps[kind] = fp
+    check(sorted(fps) == sorted(want), f"SARIF resources {sorted(fps)}, want {sorted(want)}")
+    cases = [c for c in ET.parse(junit_path).getroot().iter("testcase")
+             if " not released in " in (c.get("name") or "")]
+    got = {}
+    for c in cases:
+        kind, rest = c.get("name").split(" not released in ")
+        fn, fp = rest.rstrip("]").split(" [")
+        got[kind] = (fn, fp)
+        f = c.find("failure")
+        check((f is not None) == (level == "error"), f"{kind}: failure element")
+        if f is not None:
+            check(f.get("type") == RES_ID and f"#0 {fn} at " in f.text, f"{kind}: failure {f.text!r}")
+    check(got == {k: (want[k], fps.get(k)) for k in want}, f"JUnit resources {got}")
+    with open(cq_path) as f:
+        issues = [i for i in json.load(f) if i["check_name"] == RES_ID]
+    got = {}
+    for i in issues:
+        kind = i["description"].split()[1]
+        got[kind] = (i["fingerprint"], i["location"]["path"])
+        check(i["description"].startswith(f"1 {kind} not released, acquired in {want.get(kind)}"),
+              f"description {i['description']!r}")
+    check(got == {k: (f"{fps.get(k)}:{RES_ID}", "progs/beyond.c") for k in want},
+          f"Code Quality resources {got}")
+    for kind, fp in sorted(fps.items()):
+        print(kind, fp)
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == "sarif":
@@ -221,6 +288,8 @@ def main(argv):
         nv_junit(argv[2], int(argv[3]))
     elif cmd == "nv-codequality":
         nv_codequality(argv[2], int(argv[3]), int(argv[4]))
+    elif cmd == "resources":
+        resources(*argv[2:8], argv[8:])
     elif cmd == "nv-xml":
         nv_xml(argv[2], int(argv[3]), int(argv[4]))
     for p in problems:

@@ -89,7 +89,7 @@ ALL_TESTS=(
 	ci-sarif ci-junit ci-codequality ci-fingerprints ci-baseline
 	ci-suppressions ci-errors ci-noverdict-sarif ci-noverdict-junit
 	ci-noverdict-codequality ci-noverdict-xml ci-noverdict-valgrind
-	ci-noverdict-pprof
+	ci-noverdict-pprof ci-resources
 	# tests-tree.sh
 	tree-summary tree-classic
 	# tests-children.sh
@@ -102,7 +102,7 @@ ALL_TESTS=(
 	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
 	xblocks-valgrind xblocks-html xblocks-threads
 	# tests-beyond.sh
-	beyond-all beyond-without
+	beyond-all beyond-without beyond-html
 )
 
 passed=0 failed=0 skipped=0

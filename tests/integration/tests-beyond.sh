@@ -96,3 +96,28 @@ $BEYOND_LOCK")
 		     !skip' | sed 's/in loss record 2$/in loss record 1/')
 	[ "$with" = "$without" ] || { fail "the reports differ but for fd and mmap:" "$with" "--- without" "$without"; return 1; }
 }
+
+# The HTML page of the same run (a program whose only blocks are pool
+# blocks and a mapping: mtrace-check --html crashed on it): the pool's and
+# the mapping's loss records with their classes.
+t_beyond_html() {
+	need_libmtrace || return
+	beyond_run log mtraceinit,fds=1,mmap=1 || return 1
+	local st
+	"$MTRACE_CHECK" --html page.html "$BUILD/beyond" log >/dev/null 2>&1
+	st=$?
+	[ $st -eq 1 ] && [ -s page.html ] || { fail "mtrace-check --html: status $st, or no page"; return 1; }
+	python3 - page.html <<'PY' || { fail "page.html: $(cat py.out)"; return 1; }
+import json, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+d = json.loads(re.search(r'id="mtc-data">\n(.*?)\n</script>', text, re.S).group(1))
+kinds, loss = d["stacks"].get("kind", []), d["loss"]
+keys = [c["key"] for c in d["classes"]]
+got = sorted((kinds[loss[k]], keys[loss[k + 1]], loss[k + 2]) for k in range(0, len(loss), 4))
+want = sorted([("pool", "definitely_lost", 3001), ("pool", "still_reachable", 3002),
+               ("mmap", "definitely_lost", 65536)])
+if got != want:
+    open("py.out", "w").write("%s != %s" % (got, want))
+    sys.exit(1)
+PY
+}
