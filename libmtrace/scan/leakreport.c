@@ -13,11 +13,14 @@ struct leak_group {
     uint32_t stack;
     enum verdict v;
     uint64_t bytes, blocks, indirect; /* indirect: through definite ones */
+    unsigned kind; /* BLOCK_KIND_*: 0 for malloc's blocks */
 };
 
-static size_t group_hash(uint32_t stack, enum verdict v, size_t mask)
+static size_t group_hash(uint32_t stack, enum verdict v, unsigned kind,
+                         size_t mask)
 {
-    return (size_t)(((uint64_t)stack * 4 + v) * 0x9e3779b97f4a7c15ull >> 24) &
+    return (size_t)(((uint64_t)stack * 4 + v + kind) * 0x9e3779b97f4a7c15ull >>
+                    24) &
            mask;
 }
 
@@ -26,13 +29,16 @@ static void add_to_group(struct leak_report *lr, struct leak_group *table,
 {
     enum verdict v = block_verdict(bs, i);
     uint32_t stack = block_stack(bs, i);
-    size_t h = group_hash(stack, v, mask);
-    while (table[h].blocks && (table[h].stack != stack || table[h].v != v))
+    unsigned kind = block_flags(bs, i) & BLOCK_KIND_MASK;
+    size_t h = group_hash(stack, v, kind, mask);
+    while (table[h].blocks && (table[h].stack != stack || table[h].v != v ||
+                               table[h].kind != kind))
         h = (h + 1) & mask;
     struct leak_group *g = &table[h];
     if (g->blocks == 0) {
         g->stack = stack;
         g->v = v;
+        g->kind = kind;
         lr->ngroups++;
     }
     g->bytes += block_size(bs, i);
@@ -253,6 +259,9 @@ void leakreport_body(struct writer *w, const struct leak_report *lr,
         }
         writer_puts(w, " stack ");
         writer_dec(w, g->stack);
+        if (g->kind) /* a pool's blocks, or mappings (mmap=1) */
+            writer_puts(w, g->kind & BLOCK_KIND_POOL ? " kind pool"
+                                                     : " kind mmap");
         if (is_new(lr, g))
             writer_puts(w, " new");
         writer_putc(w, '\n');

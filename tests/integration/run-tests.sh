@@ -102,7 +102,7 @@ ALL_TESTS=(
 	xblocks-pools xblocks-mmap xblocks-mmap-ops xblocks-mmap-root
 	xblocks-valgrind xblocks-html xblocks-threads
 	# tests-beyond.sh
-	beyond-all beyond-without beyond-html
+	beyond-all beyond-without beyond-html beyond-report
 )
 
 passed=0 failed=0 skipped=0

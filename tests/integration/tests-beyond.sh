@@ -121,3 +121,20 @@ if got != want:
     sys.exit(1)
 PY
 }
+
+# libmtrace's own report at exit (doc/report.md): the pool's lost block
+# and the mapping are "leak" lines of their kind, with their functions.
+t_beyond_report() {
+	need_libmtrace || return
+	limited env MEMLEAK_CONFIG=mtraceinit,fds=1,mmap=1,report=stderr LD_PRELOAD="$LIB" \
+		"$BUILD/beyond" >out 2>report || { fail "beyond failed: $(cat report)"; return 1; }
+	local got
+	got=$(awk '$1 == "leak" { cls = $2; bytes = $4; k = "malloc"
+			if (match($0, / kind [a-z]+/)) k = substr($0, RSTART + 6, RLENGTH - 6)
+			getline; f = $2; if (f ~ /^pool_get/) { getline; f = $2 }
+			sub(/\+.*/, "", f); print cls, bytes, k, f }
+		$1 == "leaks" { n = $2 } END { print "leaks", n }' report)
+	[ "$got" = "definitely-lost 65536 mmap leak_map
+definitely-lost 3001 pool leak_pool_block
+leaks 2" ] || { fail "report's leaks:" "$got" "---" "$(cat report)"; return 1; }
+}
