@@ -195,7 +195,7 @@ START_TEST(generated_patterns)
         record(STACK("keep /s/x.c 3 /p 3", "main /s/x.c 92 /p 420"),
                "4444444444444444", CLASS_REACHABLE),
     };
-    struct ci_log l = { "log", r, sizeof r / sizeof r[0] };
+    struct ci_log l = { .log = "log", .r = r, .n = sizeof r / sizeof r[0] };
     gensupp_assign(&l);
     ck_assert_str_eq(r[0].pattern, "^load$");   /* helper is shared */
     ck_assert_str_eq(r[1].pattern, "^helper$"); /* all shared: innermost */
@@ -226,8 +226,8 @@ START_TEST(junit_escaping)
     r.failing = 1;
     free((char *)r.frames.v[0].file);
     r.frames.v[0].file = strdup("/s/\x01\xff.c");
-    struct ci_log l = { "a<b>.log", &r, 1 };
-    struct ci_report rep = { NULL, 0, &l, 1 };
+    struct ci_log l = { .log = "a<b>.log", .r = &r, .n = 1 };
+    struct ci_report rep = { .binary = NULL, .baseline = 0, .logs = &l, .nlogs = 1 };
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
