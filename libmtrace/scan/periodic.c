@@ -13,6 +13,7 @@
 #include "scan/periodic.h"
 #include "../include/mtrace-format.h"
 #include "base/guard.h"
+#include "base/ownthread.h"
 #include "scan/report.h"
 #include "scan/scan.h"
 #include "track/tracer.h"
@@ -91,24 +92,10 @@ void periodic_start(long us)
     if (us <= 0 || period_us)
         return;
     period_us = us;
-    sem_init(&thread_ready, 0, 0);
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_t tid;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int failed = pthread_create(&tid, &attr, periodic_thread, NULL);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (failed) {
+    if (ownthread_start(periodic_thread, &thread_ready) != 0) {
         period_us = 0;
         return;
     }
-    /* Known as ours before any scan can try to stop it. */
-    while (sem_wait(&thread_ready) != 0 && errno == EINTR)
-        ;
     pthread_atfork(fork_prepare, fork_done, fork_done);
 }
 

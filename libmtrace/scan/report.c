@@ -15,6 +15,7 @@
 #include "symbols/elfsyms.h"
 #include "base/fmt.h"
 #include "base/guard.h"
+#include "base/ownthread.h"
 #include "scan/leakreport.h"
 #include "log/logfile.h"
 #include "symbols/modmap.h"
@@ -661,24 +662,10 @@ void report_watch_signal(int sig,
         return;
     watched_signal = sig;
     sem_init(&report_wanted, 0, 0);
-    sem_init(&reporter_ready, 0, 0);
     /* The thread blocks every signal so the program's are never delivered
-     * to it. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pthread_t tid;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    int failed = pthread_create(&tid, &attr, reporter_thread, NULL);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (failed)
+     * to it; known as ours before any scan can stop it. */
+    if (ownthread_start(reporter_thread, &reporter_ready) != 0)
         return;
-    /* Known as ours before any scan can stop it (it blocks every signal). */
-    while (sem_wait(&reporter_ready) != 0 && errno == EINTR)
-        ;
     pthread_atfork(NULL, NULL, reports_after_fork_child);
     /* Its deliveries are ours: a blocking call they interrupt resumes
      * (restart.c). */

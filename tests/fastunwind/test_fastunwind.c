@@ -353,8 +353,13 @@ START_TEST(test_async_signals)
     struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL,
                             .sigev_signo = SIGPROF };
     ck_assert_int_eq(timer_create(CLOCK_MONOTONIC, &sev, &sample_timer), 0);
-    arm_sample_timer();
+    /* libunwind's first unw_backtrace makes its per-thread cache under a
+     * pthread_once: a tick inside it would call unw_backtrace again and
+     * wait on that once for ever (the test hung, now and then, under
+     * load).  One walk before the timer runs makes it. */
     struct capture c;
+    capture_here(&c);
+    arm_sample_timer();
     while (ticks < 2000) {
         chain0(30, &c);
         with_vla(6, &c);
