@@ -48,12 +48,20 @@ static int counted(const struct view_frame *v, int own)
     return !own || !fp_frame_is_runtime(v);
 }
 
+/* An inline frame of memleak.h's (memleak_pool_alloc, the client API's
+ * wrappers): in the program's code, but not the place to show. */
+static int api_inline(const struct view_frame *f)
+{
+    return f->inlined && f->file && strcmp(base_name(f->file), "memleak.h") == 0;
+}
+
 const struct view_frame *fp_own_frame(const struct view_frames *f)
 {
     if (f == NULL || f->n == 0)
         return NULL;
     for (size_t i = 0; i < f->n; i++)
-        if (!fp_frame_is_runtime(&f->v[i]) && f->v[i].file && f->v[i].line)
+        if (!fp_frame_is_runtime(&f->v[i]) && f->v[i].file && f->v[i].line &&
+            !api_inline(&f->v[i]))
             return &f->v[i];
     for (size_t i = 0; i < f->n; i++)
         if (!fp_frame_is_runtime(&f->v[i]))

@@ -36,8 +36,10 @@
 int fp_frame_is_runtime(const struct view_frame *f);
 
 /* The frame a leak is shown at: the innermost frame of the program's own
- * code with a source line, else its innermost own frame, else the
- * innermost frame; NULL for a stack without frames. */
+ * code with a source line (not one of memleak.h's inline wrappers: a pool
+ * block is shown where the pool's code called memleak_pool_alloc), else
+ * its innermost own frame, else the innermost frame; NULL for a stack
+ * without frames. */
 const struct view_frame *fp_own_frame(const struct view_frames *f);
 
 /* One loss record to fingerprint: its frames (NULL: no stack recorded)

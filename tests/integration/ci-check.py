@@ -18,6 +18,7 @@
 #   ci-check.py nv-xml FILE RECORDS BYTES   (valgrind's XML, protocol 4's
 #                              order of an error's elements)
 # Resources not released (progs/beyond.c), each KIND acquired in FUNCTION
+# (and the 3001-byte pool block located at pool_get),
 # once, LEVEL "error" or "warning" (--fail-on=none):
 #   ci-check.py resources SARIF SCHEMA JUNIT CODEQUALITY SRCROOT LEVEL KIND:FUNCTION...
 import json
@@ -246,6 +247,11 @@ def resources(sarif_path, schema_path, junit_path, cq_path, root, level, specs):
         check(FP.match(fp) and kind not in fps, f"{kind}: fingerprint {fp}")
         fps[kind] = fp
     check(sorted(fps) == sorted(want), f"SARIF resources {sorted(fps)}, want {sorted(want)}")
+    # the pool's lost block: at the pool's code, not memleak.h's wrapper
+    pool = [r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
+            for r in run["results"] if r["ruleId"] == "definitely-lost" and
+            r["properties"]["bytes"] == 3001]
+    check(pool == ["pool_get"], f"pool block located in {pool}")
     cases = [c for c in ET.parse(junit_path).getroot().iter("testcase")
              if " not released in " in (c.get("name") or "")]
     got = {}
