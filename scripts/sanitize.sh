@@ -45,7 +45,7 @@ export TSAN_OPTIONS="$common:second_deadlock_stack=1"
 
 # SANITIZE_QUICK=1 (CI, which must stay under 15 minutes on a loaded
 # 2-core machine): the integration tests that repeat a case many times or
-# run big programs are left out of the UBSan run (they pass in make check
+# run big programs (valgrind among them) are left out of the UBSan run (they pass in make check
 # with the release build), and the ASan build runs the checker's unit
 # suites, not its comparisons with glibc's Perl checker, and the TSan build
 # runs libmtrace's unit suites only.  Every source file of libmtrace is
@@ -54,7 +54,7 @@ quick=${SANITIZE_QUICK:+1}
 heavy="sigjump fork-dlopen real-bash-fds fork-threads bigheap verdict-signal-storm
 zstd-exit-paths threads cxx-demangle async-unwind zstd-exec signal-prof zstd-threads
 zstd-fork handoff odd-stacks real-gcc threads-configs reload real-git zstd-signals
-dlopen-race unwinders exec-busy classic-more"
+dlopen-race unwinders exec-busy classic-more verdict-variants verdict-vs-valgrind"
 heavy=$(echo $heavy)
 
 failed=()
