@@ -17,13 +17,7 @@ static const char *class_of(const struct loss_record *r)
 
 static void frames(FILE *out, const struct loss_record *r)
 {
-    if (r->frames == NULL)
-        fputs("    (no stack recorded)\n", out);
-    else if (r->frames->n == 0)
-        fputs("    (empty stack)\n", out);
-    for (size_t i = 0; r->frames && i < r->frames->n; i++)
-        report_text_frame(out, i, &r->frames->v[i]);
-    report_text_block(out, r);
+    report_text_stack(out, r);
     fprintf(out, "  fingerprint %s\n", r->fingerprint);
 }
 

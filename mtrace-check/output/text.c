@@ -146,6 +146,20 @@ static const char *kind_words(enum block_kind k)
     return k == KIND_POOL ? "pool " : k == KIND_MMAP ? "mmap " : "";
 }
 
+
+/* A loss record's frames ("    #K FUNC at FILE:LINE"), or why it has none,
+ * then what its block holds. */
+void report_text_stack(FILE *out, const struct loss_record *r)
+{
+    if (r->frames == NULL)
+        fputs("    (no stack recorded)\n", out);
+    else if (r->frames->n == 0)
+        fputs("    (empty stack)\n", out);
+    for (size_t i = 0; r->frames && i < r->frames->n; i++)
+        report_text_frame(out, i, &r->frames->v[i]);
+    report_text_block(out, r);
+}
+
 static void text_record(FILE *out, const struct findings *f,
                         const struct loss_record *r, size_t k, size_t total)
 {
@@ -165,13 +179,7 @@ static void text_record(FILE *out, const struct findings *f,
         fprintf(out, " in %s %sblocks are %s in loss record %zu of %zu\n",
                 commas(r->blocks, d), kind_words(r->kind), class_words(r->cls),
                 k, total);
-    if (r->frames == NULL)
-        fputs("    (no stack recorded)\n", out);
-    else if (r->frames->n == 0)
-        fputs("    (empty stack)\n", out);
-    for (size_t i = 0; r->frames && i < r->frames->n; i++)
-        report_text_frame(out, i, &r->frames->v[i]);
-    report_text_block(out, r);
+    report_text_stack(out, r);
     text_fingerprint(out, f, r);
 }
 

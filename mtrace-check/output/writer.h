@@ -72,6 +72,9 @@ void report_json_record_open(FILE *out, const struct findings *f,
  * lines under its frames, the JSON members "preview" and "type" (nothing
  * when the log has no "#w" record for it). */
 void report_text_block(FILE *out, const struct loss_record *r);
+/* A loss record's frame lines (or "(no stack recorded)", "(empty stack)")
+ * and its block's lines, as the text report shows them (text.c). */
+void report_text_stack(FILE *out, const struct loss_record *r);
 void report_json_block(FILE *out, const struct loss_record *r);
 /* The writers' --diff modes (difftext.c, diffjson.c, htmldiff.c). */
 int text_diff(struct writer *w, const struct findings_diff *d);

@@ -94,7 +94,7 @@ static void read_suppression(struct verdicts *v, const struct slice *f,
     v->suppressions[v->nsuppressions++] = xmemdup0(pat.p, pat.n);
 }
 
-static enum leak_class class_of_letter(struct slice s)
+enum leak_class verdict_class_of_letter(struct slice s)
 {
     if (s.n != 1)
         return CLASS_UNKNOWN;
@@ -113,7 +113,7 @@ static enum leak_class class_of_letter(struct slice s)
 
 static void read_verdict(struct verdicts *v, const struct slice *f, size_t nf)
 {
-    enum leak_class cls = nf >= 3 ? class_of_letter(f[2]) : CLASS_UNKNOWN;
+    enum leak_class cls = nf >= 3 ? verdict_class_of_letter(f[2]) : CLASS_UNKNOWN;
     uint64_t addr, indirect = 0;
     if (v->scans == 0 || cls == CLASS_UNKNOWN || nf > 4 ||
         parse_0xhex_u64(f[1], &addr) ||

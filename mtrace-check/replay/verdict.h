@@ -49,6 +49,9 @@ void verdicts_destroy(struct verdicts *v);
 /* A "#C" or "#c" line (LINE is the whole line, NR its number). */
 void verdicts_record(struct verdicts *v, const char *line, size_t len,
                      uint64_t nr);
+/* The class of a verdict letter (MTF_VERDICT_*: d, i, p, r), or
+ * CLASS_UNKNOWN for anything else. */
+enum leak_class verdict_class_of_letter(struct slice s);
 static inline int verdicts_is_record(struct slice first)
 {
     return first.n == 2 && first.p[0] == '#' &&

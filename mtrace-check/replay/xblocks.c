@@ -171,28 +171,15 @@ static void read_pool(struct xblocks *x, const char *line, size_t len,
             end_block(x, &x->b[i]);
 }
 
-static enum leak_class class_of_letter(struct slice s)
-{
-    if (s.n != 1)
-        return CLASS_UNKNOWN;
-    switch (s.p[0]) {
-    case MTF_VERDICT_DEFINITE:
-        return CLASS_DEFINITE;
-    case MTF_VERDICT_INDIRECT:
-        return CLASS_INDIRECT;
-    case MTF_VERDICT_POSSIBLE:
-        return CLASS_POSSIBLE;
-    }
-    return CLASS_UNKNOWN;
-}
-
 /* "#k KIND 0xPTR CLASS [INDIRECT]", after the "#C scan" it belongs to. */
 static void read_verdict(struct xblocks *x, const struct verdicts *v,
                          const struct slice *f, size_t nf)
 {
     enum block_kind k;
     uint64_t addr, indirect = 0;
-    enum leak_class cls = nf >= 4 ? class_of_letter(f[3]) : CLASS_UNKNOWN;
+    enum leak_class cls = nf >= 4 ? verdict_class_of_letter(f[3]) : CLASS_UNKNOWN;
+    if (cls == CLASS_REACHABLE) /* a "#k" names lost blocks only */
+        cls = CLASS_UNKNOWN;
     if (v->scans == 0 || nf > 5 || cls == CLASS_UNKNOWN ||
         kind_of(f[1], &k) || parse_0xhex_u64(f[2], &addr) ||
         (nf == 5 && parse_dec_u64(f[4], &indirect))) {
