@@ -272,17 +272,20 @@ static void make_line_parts(struct stack *s)
 {
     if (atomic_load_explicit(&s->line_parts, memory_order_relaxed))
         return;
-    const struct frame *f = s->depth ? s->frames[0] : NULL;
+    struct frame *f = s->depth ? s->frames[0] : NULL;
     if (f && f->where && f->where_len <= EVENT_LINE_MAX - EVENT_FIELDS_MAX) {
         size_t n = f->where_len + 3;
-        char *head = arena_alloc((n + 15) & ~(size_t)15);
-        if (head == NULL)
-            return;
-        head[0] = '@';
-        head[1] = ' ';
-        memcpy(head + 2, f->where, f->where_len);
-        head[n - 1] = ' ';
-        s->head = head;
+        if (f->head == NULL) { /* one per frame: the stacks share it */
+            char *head = arena_alloc((n + 15) & ~(size_t)15);
+            if (head == NULL)
+                return;
+            head[0] = '@';
+            head[1] = ' ';
+            memcpy(head + 2, f->where, f->where_len);
+            head[n - 1] = ' ';
+            f->head = head;
+        }
+        s->head = f->head;
         s->head_len = (unsigned)n;
     }
     char *p = s->tail;

@@ -89,7 +89,6 @@ static struct frame *resolve(uintptr_t addr, unsigned epoch)
     struct frame *f = arena_alloc(sizeof *f);
     if (f == NULL)
         return NULL;
-    f->e.hash = frame_hash(addr, epoch);
     f->addr = addr;
     f->epoch = epoch;
     atomic_store_explicit(&f->checked, modmap_unload_gen(),
@@ -140,7 +139,7 @@ static struct frame *lookup(uintptr_t addr)
         f = resolve(addr, key.epoch);
         if (f == NULL)
             return NULL;
-        f = (struct frame *)cmap_insert(&frames, &f->e, frame_eq, &key);
+        f = (struct frame *)cmap_insert(&frames, &f->e, hash, frame_eq, &key);
     }
     return f;
 }

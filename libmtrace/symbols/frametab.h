@@ -24,6 +24,10 @@ struct frame {
     size_t where_len;
     unsigned emitted_gen; /* log writer's: last log holding its #f record */
     atomic_uint checked;  /* modmap_unload_gen() when last found valid */
+    /* The log writer's "@ WHERE " of the event lines of every stack whose
+     * first frame this is (see struct stack's HEAD), made once under its
+     * lock; NULL until then. */
+    const char *head;
 };
 
 /* The frame for ADDR, resolving it on first sight.  NULL only when out of

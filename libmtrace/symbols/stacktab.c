@@ -2,6 +2,8 @@
 /* stacktab.c - see stacktab.h. */
 #include "symbols/stacktab.h"
 #include "base/arena.h"
+#include "symbols/stackhash.h"
+#include <stddef.h>
 #include <string.h>
 
 static void remember_by_id(struct cmap_entry *e);
@@ -40,17 +42,7 @@ struct stack_key {
     unsigned epoch;
 };
 
-static uint64_t stack_hash(void *const *addrs, int n, unsigned epoch)
-{
-    uint64_t h = 0xcbf29ce484222325ull ^ epoch;
-    for (int i = 0; i < n; i++) {
-        h ^= (uintptr_t)addrs[i];
-        h *= 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
+/* Exact: a stack is never taken for another whose hash it shares. */
 static int stack_eq(const struct cmap_entry *e, const void *key)
 {
     const struct stack *s = (const struct stack *)e;
@@ -59,44 +51,55 @@ static int stack_eq(const struct cmap_entry *e, const void *key)
            memcmp(s->addrs, k->addrs, k->depth * sizeof(uintptr_t)) == 0;
 }
 
-static struct stack *stack_new(const struct stack_key *k, uint64_t hash)
+#define LINE 64
+_Static_assert(offsetof(struct stack, frames) + sizeof(void *) <= LINE,
+               "an event's fields of a stack in one cache line");
+
+/* One allocation, starting on a cache line: the stack, its addresses,
+ * then its frames. */
+static struct stack *stack_alloc(unsigned depth)
 {
-    size_t addrs_size = k->depth * sizeof(uintptr_t);
-    struct stack *s = arena_alloc(sizeof *s + addrs_size);
-    struct frame **frames = arena_alloc(k->depth * sizeof *frames);
-    if (s == NULL || frames == NULL)
+    size_t size = sizeof(struct stack) + depth * sizeof(uintptr_t) +
+                  depth * sizeof(struct frame *);
+    char *p = arena_alloc(size + LINE - 16); /* the arena aligns to 16 */
+    if (p == NULL)
         return NULL;
-    s->e.hash = hash;
+    struct stack *s = (struct stack *)(((uintptr_t)p + LINE - 1) &
+                                       ~(uintptr_t)(LINE - 1));
+    s->frames = (struct frame **)&s->addrs[depth];
+    return s;
+}
+
+static struct stack *stack_new(const struct stack_key *k)
+{
+    struct stack *s = stack_alloc(k->depth);
+    if (s == NULL)
+        return NULL;
     s->epoch = k->epoch;
     atomic_store_explicit(&s->checked, modmap_unload_gen(),
                           memory_order_relaxed);
     s->depth = k->depth;
-    memcpy(s->addrs, k->addrs, addrs_size);
+    memcpy(s->addrs, k->addrs, k->depth * sizeof(uintptr_t));
     for (unsigned i = 0; i < k->depth; i++) {
-        frames[i] = frametab_get((uintptr_t)k->addrs[i]);
-        if (frames[i] == NULL)
+        s->frames[i] = frametab_get((uintptr_t)k->addrs[i]);
+        if (s->frames[i] == NULL)
             return NULL;
     }
-    s->frames = frames;
     return s;
 }
 
-/* Stacks this thread met lately, indexed by their two innermost frames:
- * a hit costs one comparison of the frames instead of hashing them all
- * and probing the shared table. */
+/* Stacks this thread met lately, by hash: a hit spares the probe of the
+ * shared table (a cache miss once it is big).  The hash in the cache says
+ * which entry may match, so a miss reads no stack. */
 #define RECENT 64
-static __thread struct stack *recent[RECENT]
-    __attribute__((tls_model("initial-exec")));
+static __thread struct recent {
+    uint64_t hash;
+    struct stack *s;
+} recent[RECENT] __attribute__((tls_model("initial-exec")));
 
-static unsigned recent_slot(void *const *addrs, int n)
+static struct recent *recent_slot(uint64_t hash)
 {
-    uintptr_t k = (uintptr_t)addrs[0] ^ (n > 1 ? (uintptr_t)addrs[1] >> 3 : 0);
-    return (unsigned)((k ^ (k >> 7) ^ (k >> 13)) % RECENT);
-}
-
-static int recent_matches(const struct stack *s, const struct stack_key *k)
-{
-    return s && stack_eq(&s->e, k);
+    return &recent[(hash >> 40) % RECENT];
 }
 
 /* Whether S's frames still describe the code at their addresses (only a
@@ -116,18 +119,21 @@ static int still_valid(struct stack *s)
 static struct stack *lookup(void *const *addrs, int n)
 {
     struct stack_key key = { addrs, (unsigned)n, frametab_epoch() };
-    unsigned slot = recent_slot(addrs, n);
-    if (recent_matches(recent[slot], &key))
-        return recent[slot];
-    uint64_t hash = stack_hash(addrs, n, key.epoch);
+    uint64_t hash = stackhash(addrs, n, key.epoch);
+    struct recent *r = recent_slot(hash);
+    if (r->hash == hash && r->s && stack_eq(&r->s->e, &key))
+        return r->s;
     struct stack *s = (struct stack *)cmap_find(&stacks, hash, stack_eq, &key);
     if (s == NULL) {
-        s = stack_new(&key, hash);
+        s = stack_new(&key);
         if (s == NULL)
             return NULL;
-        s = (struct stack *)cmap_insert(&stacks, &s->e, stack_eq, &key);
+        s = (struct stack *)cmap_insert(&stacks, &s->e, hash, stack_eq, &key);
+        if (s == NULL)
+            return NULL;
     }
-    recent[slot] = s;
+    r->hash = hash;
+    r->s = s;
     return s;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stacktab.h - each distinct call stack stored once (deduplicated by a
- * hash of its return addresses), with an id the log refers to and the
- * counters reports are made of. */
+ * hash of its return addresses, then compared address for address), with
+ * an id the log refers to and the counters reports are made of. */
 #ifndef MT_STACKTAB_H
 #define MT_STACKTAB_H
 #include "base/cmap.h"
@@ -9,25 +9,29 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+/* The fields every event reads come first, in one cache line (a stack
+ * starts on one), and the key right after them: a lookup that finds the
+ * stack reads a few adjacent lines, FRAMES[] included (it follows ADDRS
+ * in the same allocation). */
 struct stack {
     struct cmap_entry e; /* e.seq is the stack id            */
-    unsigned epoch;
     unsigned depth;
+    unsigned epoch;
     unsigned emitted_gen; /* log writer's: last log holding it */
     atomic_uint checked;  /* modmap_unload_gen() when last found valid */
-    /* Counters are per thread (counters.h).  Their sums at the previous
-     * report (owned by report.c): */
-    long prev_bytes, prev_blocks, prev_allocs, prev_alloc_bytes;
-    struct frame **frames; /* resolved, DEPTH entries          */
     /* The pieces of its event lines that depend on the stack alone, made
      * by tracelog.c when it writes the stack record; LINE_PARTS says they
      * are there (release/acquire).  HEAD: "@ WHERE " of frames[0], in an
-     * allocation padded to 16 bytes (HEAD_LEN 0: too long, none); TAIL:
-     * " sID\n". */
+     * allocation padded to 16 bytes, shared by the stacks of one frame
+     * (HEAD_LEN 0: too long, none); TAIL: " sID\n". */
     atomic_uint line_parts;
     unsigned head_len, tail_len;
     const char *head;
     char tail[16];
+    struct frame **frames; /* resolved, DEPTH entries          */
+    /* Counters are per thread (counters.h).  Their sums at the previous
+     * report (owned by report.c): */
+    long prev_bytes, prev_blocks, prev_allocs, prev_alloc_bytes;
     uintptr_t addrs[];     /* the key                          */
 };
 

@@ -8,6 +8,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 struct item {
     struct cmap_entry e;
@@ -35,13 +37,13 @@ static struct item *new_item(uint64_t key)
     struct item *it = calloc(1, sizeof *it);
     ck_assert_ptr_nonnull(it);
     it->key = key;
-    it->e.hash = hash_of(key);
     return it;
 }
 
 static struct item *insert(struct cmap *m, struct item *it)
 {
-    return (struct item *)cmap_insert(m, &it->e, item_eq, &it->key);
+    return (struct item *)cmap_insert(m, &it->e, hash_of(it->key), item_eq,
+                                      &it->key);
 }
 
 static struct item *find(struct cmap *m, uint64_t key)
@@ -273,6 +275,63 @@ START_TEST(lookups_during_growth)
 }
 END_TEST
 
+/* Entries of one home slot and other hashes are passed over on the hash
+ * the slot holds, without a read of the entry: each is on a page made
+ * unreadable, which a read would fault on. */
+static int eq_calls;
+static int counting_eq(const struct cmap_entry *e, const void *key)
+{
+    eq_calls++;
+    return item_eq(e, key);
+}
+
+START_TEST(probe_reads_only_matching_entries)
+{
+    struct cmap m;
+    memset(&m, 0, sizeof m);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    enum { N = 6 };
+    struct item *it[N];
+    for (int i = 0; i < N; i++) {
+        it[i] = mmap(NULL, page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ck_assert_ptr_ne(it[i], MAP_FAILED);
+        it[i]->key = (uint64_t)i;
+        /* Hashes i << 40: one home slot, different hashes. */
+        ck_assert_ptr_eq(cmap_insert(&m, &it[i]->e, (uint64_t)i << 40,
+                                     counting_eq, &it[i]->key),
+                         &it[i]->e);
+    }
+    for (int i = 0; i < N - 1; i++)
+        ck_assert_int_eq(mprotect(it[i], page, PROT_NONE), 0);
+    uint64_t key = N - 1;
+    eq_calls = 0;
+    ck_assert_ptr_eq(cmap_find(&m, key << 40, counting_eq, &key), &it[N - 1]->e);
+    ck_assert_int_eq(eq_calls, 1);
+    key = N; /* absent, its hash in none of the slots */
+    ck_assert_ptr_null(cmap_find(&m, key << 40, counting_eq, &key));
+    ck_assert_int_eq(eq_calls, 1);
+    for (int i = 0; i < N; i++)
+        munmap(it[i], page);
+}
+END_TEST
+
+/* Equal hashes, different keys: the key decides. */
+START_TEST(same_hash_different_keys)
+{
+    struct cmap m;
+    memset(&m, 0, sizeof m);
+    struct item a = { .key = 1 }, b = { .key = 2 };
+    ck_assert_ptr_eq(cmap_insert(&m, &a.e, 77, item_eq, &a.key), &a.e);
+    ck_assert_ptr_eq(cmap_insert(&m, &b.e, 77, item_eq, &b.key), &b.e);
+    ck_assert_ptr_eq(cmap_find(&m, 77, item_eq, &b.key), &b.e);
+    ck_assert_ptr_eq(cmap_find(&m, 77, item_eq, &a.key), &a.e);
+    uint64_t c = 3;
+    ck_assert_ptr_null(cmap_find(&m, 77, item_eq, &c));
+    ck_assert_uint_eq(cmap_count(&m), 2);
+}
+END_TEST
+
 Suite *cmap_suite(void)
 {
     Suite *s = suite_create("cmap");
@@ -287,6 +346,8 @@ Suite *cmap_suite(void)
     tcase_add_test(tc, concurrent_2_threads);
     tcase_add_test(tc, concurrent_4_threads);
     tcase_add_test(tc, lookups_during_growth);
+    tcase_add_test(tc, probe_reads_only_matching_entries);
+    tcase_add_test(tc, same_hash_different_keys);
     suite_add_tcase(s, tc);
     return s;
 }

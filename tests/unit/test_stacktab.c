@@ -4,6 +4,7 @@
  * dl_iterate_phdr walk). */
 #define _GNU_SOURCE
 #include "unit.h"
+#include "symbols/stackhash.h"
 #include "symbols/stacktab.h"
 #include <dlfcn.h>
 #include <pthread.h>
@@ -231,6 +232,114 @@ START_TEST(concurrent_intern)
 }
 END_TEST
 
+/* ---- stacks whose hashes are equal ------------------------------------- */
+
+static uint64_t inverse_of_odd(uint64_t m)
+{
+    uint64_t inv = m; /* right to 3 bits; each step doubles them */
+    for (int i = 0; i < 5; i++)
+        inv *= 2 - m * inv;
+    return inv;
+}
+
+/* The ADDR that takes lane A from H to OUT. */
+static uint64_t lane_a_addr(uint64_t h, uint64_t out)
+{
+    uint64_t x = out;
+    for (int s = STACKHASH_SHIFT_A; s < 64; s += STACKHASH_SHIFT_A)
+        x ^= out >> s; /* undoes x ^= x >> SHIFT */
+    return (x * inverse_of_odd(STACKHASH_MUL_A)) ^ h;
+}
+
+static uint64_t rot32(uint64_t x)
+{
+    return x << 32 | x >> 32;
+}
+
+/* TWIN: two addresses, other than A's, with A's hash. */
+static void hash_twin(void *const a[2], void *twin[2])
+{
+    uint64_t seed_a = STACKHASH_SEED_A ^ frametab_epoch(),
+             seed_b = STACKHASH_SEED_B ^ 2;
+    uint64_t la = stackhash_lane_a(seed_a, (uintptr_t)a[0]);
+    uint64_t lb = stackhash_lane_b(seed_b, (uintptr_t)a[1]);
+    twin[1] = (char *)a[1] + 16;
+    uint64_t lb2 = stackhash_lane_b(seed_b, (uintptr_t)twin[1]);
+    twin[0] = (void *)lane_a_addr(seed_a, la ^ rot32(lb) ^ rot32(lb2));
+    ck_assert_uint_eq(stackhash(a, 2, frametab_epoch()),
+                      stackhash(twin, 2, frametab_epoch()));
+    ck_assert_ptr_ne(twin[0], a[0]);
+}
+
+/* The table tells apart stacks of one hash: the frames decide, through
+ * the thread's cache of recent stacks and through the shared table. */
+START_TEST(same_hash_different_frames)
+{
+    void *a[2] = { code(ut_probe_a, 6), code(ut_probe_b, 6) }, *twin[2];
+    hash_twin(a, twin);
+    struct stack *sa = stacktab_intern(a, 2);
+    struct stack *st = stacktab_intern(twin, 2);
+    ck_assert(sa && st && sa != st);
+    ck_assert_uint_eq(stack_id(sa), 1);
+    ck_assert_uint_eq(stack_id(st), 2);
+    for (int round = 0; round < 3; round++) {
+        ck_assert_ptr_eq(stacktab_intern(a, 2), sa);
+        ck_assert_ptr_eq(stacktab_intern(a, 2), sa);
+        ck_assert_ptr_eq(stacktab_intern(twin, 2), st);
+        ck_assert_ptr_eq(stacktab_intern(twin, 2), st);
+    }
+    ck_assert_ptr_eq((void *)st->addrs[0], twin[0]);
+    ck_assert_ptr_eq((void *)sa->addrs[0], a[0]);
+    ck_assert_uint_eq(st->frames[0]->addr, (uintptr_t)twin[0]);
+    ck_assert_ptr_eq(sa->frames[0], frametab_get((uintptr_t)a[0]));
+    ck_assert_uint_eq(stacktab_count(), 2);
+}
+END_TEST
+
+/* Deep stacks that differ in one frame, anywhere, many more than the
+ * thread's cache of recent stacks holds: each is one stack, found again,
+ * with its addresses and frames. */
+#define DEEP 24
+#define DEEP_STACKS 20000
+static void deep_addrs(int i, void *a[DEEP])
+{
+    for (int k = 0; k < DEEP; k++)
+        a[k] = code(k % 2 ? ut_probe_b : ut_probe_c, k);
+    a[i % DEEP] = code(ut_probe_a, i / DEEP % 64);
+    a[(i / DEEP / 64 + 7) % DEEP] = code(ut_probe_c, 40 + i / DEEP / 64 % 40);
+}
+
+START_TEST(many_deep_stacks)
+{
+    static struct stack *made[DEEP_STACKS];
+    for (int i = 0; i < DEEP_STACKS; i++) {
+        void *a[DEEP];
+        deep_addrs(i, a);
+        made[i] = stacktab_intern(a, DEEP - i % 3);
+        UT_CHECK(made[i] != NULL, "stack %d: out of memory", i);
+    }
+    uint32_t n = stacktab_count();
+    ck_assert_uint_ge(n, DEEP_STACKS / 2);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < DEEP_STACKS; i++) {
+            void *a[DEEP];
+            deep_addrs(i, a);
+            int depth = DEEP - i % 3;
+            struct stack *s = stacktab_intern(a, depth);
+            UT_CHECK(s == made[i], "stack %d found as another", i);
+            UT_CHECK(s->depth == (unsigned)depth &&
+                         memcmp(s->addrs, a, depth * sizeof a[0]) == 0,
+                     "stack %d: wrong addresses", i);
+            for (int k = 0; k < depth; k++)
+                UT_CHECK(s->frames[k]->addr == (uintptr_t)a[k],
+                         "stack %d frame %d", i, k);
+            UT_CHECK(stacktab_by_id(stack_id(s)) == s, "by_id(%u)",
+                     stack_id(s));
+        }
+    ck_assert_uint_eq(stacktab_count(), n);
+}
+END_TEST
+
 Suite *stacktab_suite(void)
 {
     Suite *s = suite_create("stacktab");
@@ -243,6 +352,8 @@ Suite *stacktab_suite(void)
     tcase_add_test(tc, many_stacks);
     tcase_add_test(tc, new_epoch_keys_anew);
     tcase_add_test(tc, concurrent_intern);
+    tcase_add_test(tc, same_hash_different_frames);
+    tcase_add_test(tc, many_deep_stacks);
     suite_add_tcase(s, tc);
     return s;
 }
