@@ -9,6 +9,7 @@
 #include "base/fmt.h"
 #include "scan/heapwalk.h"
 #include "scan/preview.h"
+#include "track/livemode.h"
 #include "track/livetab.h"
 #include "track/xblocks.h"
 #include "base/ownmaps.h"
@@ -494,6 +495,9 @@ static int scanner_is_own_thread(void)
     return 0;
 }
 
+/* Whether this report point's scan wrote a live log's blocks. */
+static int survivors_written;
+
 /* The part done with the tracer's locks held: the live table is frozen,
  * the world stops, the verdicts are written after every line logged
  * before the stop. */
@@ -510,6 +514,13 @@ static int scan_locked(struct scan_result *res, const char *trigger,
         return -1;
     }
     phase("locked");
+    /* A live log's "+" lines of the blocks it lacks (livemode.h), before
+     * the world stops: the tables and the log are frozen already. */
+    if (livemode_on) {
+        tracelog_scan_flush();
+        livemode_write_locked();
+        survivors_written = 1;
+    }
     livetab_each(add_block, bs);
     xblocks_each(add_xblock, bs);
     heapwalk_each_live(add_old_chunk, bs);
@@ -586,7 +597,20 @@ void scan_init(void)
     debug_target = dbg && dbg[0] == '0' ? strtoul(dbg, NULL, 16) : 0;
 }
 
+static int run(struct scan_result *res, const char *trigger);
+
+/* In a live log, the blocks the log lacks are written at every report
+ * point, by the scan or, when none ran, here. */
 int scan_run(struct scan_result *res, const char *trigger)
+{
+    survivors_written = 0;
+    int result = run(res, trigger);
+    if (!survivors_written)
+        livemode_write();
+    return result;
+}
+
+static int run(struct scan_result *res, const char *trigger)
 {
     memset(res, 0, sizeof *res);
     if (!mt_config.reach) {
