@@ -514,13 +514,6 @@ static int scan_locked(struct scan_result *res, const char *trigger,
         return -1;
     }
     phase("locked");
-    /* A live log's "+" lines of the blocks it lacks (livemode.h), before
-     * the world stops: the tables and the log are frozen already. */
-    if (livemode_on) {
-        tracelog_scan_flush();
-        livemode_write_locked();
-        survivors_written = 1;
-    }
     livetab_each(add_block, bs);
     xblocks_each(add_xblock, bs);
     heapwalk_each_live(add_old_chunk, bs);
@@ -665,6 +658,15 @@ static int run(struct scan_result *res, const char *trigger)
     /* The fork handler's order: buffers, log, live table, registry. */
     tracelog_scan_lock();
     livetab_lock_all();
+    /* A live log's "+" lines of the blocks it lacks (livemode.h), before
+     * the world stops: the table and the log are frozen already.  Before
+     * the registry's lock: a stack's first line may map memory for its
+     * parts (arena.h), which the registry records. */
+    if (livemode_on) {
+        tracelog_scan_flush();
+        livemode_write_locked();
+        survivors_written = 1;
+    }
     xblocks_lock();
     ownmaps_lock();
     int failed = scan_locked(res, trigger, &plan, &me, &t0);

@@ -10,6 +10,8 @@
  *   there are freed and one is realloc'ed larger; a thread leaks one
  *   block and frees many; blocks allocated and freed between report
  *   points never show; exit (its verdicts).
+ * stacks: 32768 blocks from as many stacks, written at one report point,
+ *   half of them freed after it.
  * fork: the parent leaks one block, forks; the child leaks one of its
  *   own and frees one it inherited, exits; the parent waits, exits.
  * Output without stdio (util.h).  Built at -O1, as verdicts.c. */
@@ -109,8 +111,42 @@ static int fork_case(void)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
 }
 
+/* 2^STACK_BITS blocks, each from a stack of its own (a binary walk: each
+ * level calls on from one of two call sites), kept in a global array: at
+ * the report point each stack's first line is written, with the scan's
+ * locks held (the parts of its lines take memory then: 32768 stacks map
+ * more than one of the library's arena chunks). */
+#define STACK_BITS 15
+static void *many[1u << STACK_BITS];
+
+__attribute__((noinline)) static void walk(int depth, unsigned bits)
+{
+    if (depth == 0) {
+        many[bits] = alloc(16);
+        return;
+    }
+    if (bits >> (depth - 1) & 1)
+        walk(depth - 1, bits);
+    else
+        walk(depth - 1, bits);
+    escape(&bits); /* no tail call: each call site stays on the stack */
+}
+
+static int stacks_case(void)
+{
+    mtrace();
+    for (unsigned i = 0; i < 1u << STACK_BITS; i++)
+        walk(STACK_BITS, i);
+    mtrace(); /* a report point: 32768 stacks written at once */
+    for (unsigned i = 0; i < 1u << STACK_BITS; i += 2)
+        free(many[i]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "stacks") == 0)
+        return stacks_case();
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return report_case();
     if (argc > 1 && strcmp(argv[1], "fork") == 0)
