@@ -17,8 +17,8 @@ int livemode_on;
 
 static void put_block(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
 {
-    (void)arg;
     livelog_put_alloc(ptr, size, stacktab_by_id(stack));
+    ++*(size_t *)arg;
 }
 
 static void add_counts(struct stack *s, void *arg)
@@ -36,7 +36,11 @@ void livemode_write_locked(void)
 {
     if (!livemode_on)
         return;
-    livetab_each_unwritten(put_block, NULL);
+    size_t written = 0;
+    livetab_each_unwritten(put_block, &written);
+    /* A fork child's log opens on its first line: totals are none. */
+    if (written == 0 && tracelog_path() == NULL)
+        return;
     struct livelog_totals t = { 0 };
     stacktab_each(add_counts, &t);
     t.peak_bytes = (uint64_t)tracer_peak_bytes(

@@ -149,6 +149,7 @@ t_livelog_periodic() {
 	[ $st -eq 0 ] || { fail "exit status $st: $(cat out err)"; return 1; }
 	[ ! -s err ] || { fail "stderr: $(cat err)"; return 1; }
 	check_grammar log || return 1
+	[ "$(log_field log log)" = live ] || { fail "not a live log"; return 1; }
 	[ "$(grep -c '^#C scan .*trigger=periodic' log)" -ge 4 ] || { fail "fewer than 4 periodic scans"; return 1; }
 	"$MTRACE_CHECK" --json "$BUILD/growth" log >json
 	[ $? -eq 1 ] || { fail "mtrace-check: status not 1 (one leak)"; return 1; }
@@ -157,6 +158,41 @@ t_livelog_periodic() {
 	[ "$fn" = "['add_node']" ] || { fail "growing stacks $fn, want add_node"; return 1; }
 	def=$(json_get json '[(r["bytes"], r["frames"][0]["function"]) for r in d["loss_records"] if r["class"] == "definitely-lost"]')
 	[ "$def" = "[(77, 'leak_one')]" ] || { fail "definitely lost: $def"; return 1; }
+}
+
+# exec after fork and after vfork (the child shares the parent's memory
+# until its exec), and exec of the process itself: every image's live log
+# lists its leaks (tests-process.sh's exec cases).
+t_livelog_exec() {
+	need_libmtrace || return
+	local how
+	for how in fork vfork system; do
+		mkdir -p $how && (cd $how && EXEC_CONFIG=log=live exec_case $how) ||
+			{ fail "($how)"; return 1; }
+		[ "$(log_field $how/log log)" = live ] || { fail "$how: not a live log"; return 1; }
+		# No log for the child before its exec: it wrote nothing.
+		[ "$(ls $how/log* | wc -l)" -eq $([ $how = system ] && echo 3 || echo 2) ] ||
+			{ fail "$how: logs $(ls $how)"; return 1; }
+	done
+}
+
+# A fatal signal (abort, a fault, SIGTERM): the blocks live when the
+# process dies are written before "#e signal" (progs/die.c: 1000 of 32
+# bytes and one of 4321).
+t_livelog_die() {
+	need_libmtrace || return
+	local how sig st
+	for how in abort:6 segv:11 term:15; do
+		sig=${how#*:} how=${how%:*}
+		(ulimit -c 0; traced log.$how MEMLEAK_CONFIG=log=live "$BUILD/die" "$how" >out 2>err)
+		st=$?
+		[ $st -eq $((128 + sig)) ] || { fail "$how: exit status $st"; return 1; }
+		grep -qx "#e signal sig=$sig" log.$how || { fail "$how: no '#e signal sig=$sig'"; return 1; }
+		[ "$(log_field log.$how log)" = live ] || { fail "$how: not a live log"; return 1; }
+		run_mtrace "$BUILD/die" log.$how >mt.$how || { fail "mtrace failed"; return 1; }
+		[ "$(grep -cE "$LEAK_ROW" mt.$how)" -eq 1001 ] && grep -q ' 0x10e1  at ' mt.$how ||
+			{ fail "$how: $(grep -cE "$LEAK_ROW" mt.$how) blocks listed, want 1001"; return 1; }
+	done
 }
 
 # classic and sample= keep the full log, and say so.
