@@ -24,6 +24,7 @@
 #                cc1plus for minutes)
 #   --only: cxx, python, sqlite (all three by default)
 # Slow (minutes): `make -C bench real`, never part of `make check`.
+# bench/livebench.py compares the full and the live log alone, with CPU.
 
 import argparse
 import os

@@ -9,6 +9,9 @@
  * real realloc(), and the live table carries the tags that let threadlog
  * keep a free after its allocation and an allocation after the free of
  * the same address: the log is causally ordered across threads.
+ * In a live log (MEMLEAK_CONFIG=log=live, livemode.h) the events write no
+ * line and the tags say whether a block's "+" is in the log: only the
+ * free of such a block writes its "-", before the real free.
  * GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "track/tracer.h"
