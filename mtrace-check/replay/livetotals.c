@@ -3,6 +3,7 @@
  * GPL-3.0-or-later. */
 #include "replay/livetotals.h"
 #include "mtrace-format.h"
+#include "base/diag.h"
 #include "read/fields.h"
 #include "replay/timeline.h"
 #include <string.h>
@@ -46,4 +47,13 @@ int livetotals_apply(struct timeline *tl, const char *line, size_t len)
     if (peak > tl->peak_bytes) /* the library's, within 64 KiB a thread */
         tl->peak_bytes = peak;
     return 0;
+}
+
+void livetotals_note(const char *log)
+{
+    diag(log, 0,
+         "a live log (MEMLEAK_CONFIG=log=live): allocations and peaks by "
+         "stack count the blocks it holds (those live at its report "
+         "points), not every allocation; the totals are the library's "
+         "(#C totals)");
 }

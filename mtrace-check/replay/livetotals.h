@@ -18,5 +18,9 @@ int livetotals_is_record(const struct slice *f, size_t nf);
 /* Puts the counts of record LINE[0..LEN) into TL (may be NULL); returns
  * -1 when it is malformed. */
 int livetotals_apply(struct timeline *tl, const char *line, size_t len);
+/* Says on stderr that LOG, a live log, holds no history: the outputs
+ * that sum allocations by stack (--html, --pprof, --folded: those that
+ * need the timeline) count the blocks it holds. */
+void livetotals_note(const char *log);
 
 #endif

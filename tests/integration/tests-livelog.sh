@@ -89,8 +89,14 @@ t_livelog_report() {
 	tail_totals=$(grep '^#C totals ' live/log | tail -1)
 	[[ $tail_totals == "#C totals allocs=$allocs "* ]] ||
 		{ fail "totals: $tail_totals, the full log has $allocs allocations"; return 1; }
-	"$MTRACE_CHECK" --fail-on=none --html live.html "$BUILD/live_log" live/log >/dev/null &&
+	"$MTRACE_CHECK" --fail-on=none --html live.html "$BUILD/live_log" live/log >/dev/null 2>html.err &&
 		grep -q "\"allocs\":$allocs," live.html || { fail "HTML allocations not the library's"; return 1; }
+	# The outputs that sum allocations by stack say the log has no history.
+	grep -q 'live.log: a live log (MEMLEAK_CONFIG=log=live): allocations and peaks by stack count the blocks it holds' html.err ||
+		{ fail "no note for --html: $(cat html.err)"; return 1; }
+	"$MTRACE_CHECK" --fail-on=none --json "$BUILD/live_log" live/log >/dev/null 2>json.err &&
+		"$MTRACE_CHECK" --fail-on=none --html full.html "$BUILD/live_log" full/log >/dev/null 2>>json.err &&
+		[ ! -s json.err ] || { fail "a note where none is due: $(cat json.err)"; return 1; }
 }
 
 # 32768 stacks first written at one report point: their lines' parts take
