@@ -108,6 +108,11 @@ CONFIGS = [
     Config("ours-nolog", {"LD_PRELOAD": OURS,
                           "MEMLEAK_CONFIG": "report={tmp}/report.%p.memlog"},
            needs=[OURS]),
+    # A live log (issue 31): only the blocks live at a report point, their
+    # later frees, verdicts and time records (MEMLEAK_CONFIG=log=live).
+    Config("ours-live", {"MALLOC_TRACE": "{tmp}/log", "LD_PRELOAD": OURS,
+                         "MEMLEAK_CONFIG": "log=live"},
+           log="log", needs=[OURS]),
     # Compressed log (issue 15.3): libmtrace's thread compresses with zstd.
     Config("ours-zstd", {"MALLOC_TRACE": "{tmp}/log.zst", "LD_PRELOAD": OURS},
            log="log.zst", needs=[OURS]),

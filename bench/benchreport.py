@@ -111,6 +111,9 @@ OVERHEAD_TARGETS = [
      None),
     ("ours-stacks / lsan", "ours-stacks", "lsan", 1.0, ["live"]),
     ("ours-nolog / lsan", "ours-nolog", "lsan", None, None),
+    # Issue 31 item 4: the shallow-stack live workload, live log.
+    ("ours-live / heaptrack", "ours-live", "heaptrack", 0.5, ["live"]),
+    ("ours-live / lsan", "ours-live", "lsan", None, ["live"]),
 ]
 # (config, workload, target): slowdown = time / native time.
 SLOWDOWN_TARGETS = [("ours-sample", "single", 1.3)]
