@@ -5,6 +5,7 @@
 # ~30 frames), python3 running real-py.py (json/re/collections), and the
 # sqlite3 shell inserting 200k rows into an in-memory table, indexing and
 # querying it.  For each: native, libmtrace (traced run + mtrace-check),
+# libmtrace-live (the same with MEMLEAK_CONFIG=log=live),
 # LeakSanitizer's runtime preloaded (liblsan.so.0, no recompile: its
 # verdict is printed at exit), heaptrack (`heaptrack -o` + heaptrack_print)
 # and valgrind --leak-check=full; then libmtrace's log statistics (events,
@@ -17,11 +18,13 @@
 #
 # Usage: bench/realbench.py [--runs N] [--slow-runs N] [--only P1,P2]
 #                           [--tools T1,T2] [--no-stages] [--tmp DIR]
-#   --runs: interleaved rounds of native, libmtrace and lsan (3)
+#   --runs: interleaved rounds of native, libmtrace, libmtrace-live and
+#           lsan (3)
 #   --slow-runs: rounds of heaptrack and valgrind (1; valgrind runs
 #                cc1plus for minutes)
 #   --only: cxx, python, sqlite (all three by default)
 # Slow (minutes): `make -C bench real`, never part of `make check`.
+# bench/livebench.py compares the full and the live log alone, with CPU.
 
 import argparse
 import os
@@ -119,6 +122,13 @@ TOOLS = [
     Tool("native"),
     Tool("libmtrace", {"LD_PRELOAD": bl.OURS, "MALLOC_TRACE": "{tmp}/log",
                        "MEMLEAK_CONFIG": "mtraceinit"},
+         check=lambda tmp: [bl.CHECKER, os.path.join(tmp, "log")],
+         needs=[bl.OURS, bl.CHECKER]),
+    # The live log (MEMLEAK_CONFIG=log=live): the same verdicts from a log
+    # of the blocks live at exit only (doc/format.md, "Live logs").
+    Tool("libmtrace-live", {"LD_PRELOAD": bl.OURS,
+                            "MALLOC_TRACE": "{tmp}/log",
+                            "MEMLEAK_CONFIG": "mtraceinit,log=live"},
          check=lambda tmp: [bl.CHECKER, os.path.join(tmp, "log")],
          needs=[bl.OURS, bl.CHECKER]),
     Tool("lsan", {"LD_PRELOAD": bl.LSAN,

@@ -97,6 +97,16 @@ static inline int mtf_op_releases(char op)
  * estimates, never exact leaks. */
 #define MTF_KEY_SAMPLE "sample"
 
+/* Live logs: "#v ... log=live" marks a log written with
+ * MEMLEAK_CONFIG=log=live (doc/format.md, "Live logs"): it holds the "+"
+ * lines of the blocks live at each report point and scan, not every
+ * event, and "#C totals" records with the library's own counts. */
+#define MTF_KEY_LOG "log"
+#define MTF_LOG_LIVE "live"
+/* "#C totals allocs=N alloc-bytes=N frees=N freed-bytes=N peak-bytes=N":
+ * a live log's counts since collection began, at each report point. */
+#define MTF_REC_TOTALS "#C totals"
+
 /* "#v ... untraced=valgrind-TOOL": the program ran under a valgrind tool
  * whose allocator replaced libmtrace's wrappers (libmtrace/valgrind.c):
  * nothing was traced, and a reader must not call the log leak-free. */

@@ -9,6 +9,7 @@
 
 const char *const config_unwinders[] = { CONFIG_UNWINDERS, NULL };
 const char *const config_compressors[] = { CONFIG_COMPRESSORS, NULL };
+const char *const config_logs[] = { CONFIG_LOGS, NULL };
 
 #define CONFIG_DESCRIBE(name_, kind_, def, lo_, hi_, choices_, arg_, help_)    \
     { .name = #name_,                                                          \

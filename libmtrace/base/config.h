@@ -22,6 +22,8 @@ enum unwinder { UNWIND_FAST, UNWIND_LIBUNWIND, UNWIND_GLIBC, UNWIND_FP };
 #define CONFIG_UNWINDERS "fast", "libunwind", "glibc", "fp"
 enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
 #define CONFIG_COMPRESSORS "auto", "none", "zstd"
+enum log_kind { LOG_FULL, LOG_LIVE };
+#define CONFIG_LOGS "full", "live"
 
 /* X(NAME, KIND, DEFAULT, LO, HI, CHOICES, ARG, HELP) */
 #define CONFIG_OPTIONS(X)                                                      \
@@ -98,10 +100,20 @@ enum compress { COMPRESS_AUTO, COMPRESS_NONE, COMPRESS_ZSTD };
       "record file descriptors as resources of kind fd: each open, socket, "   \
       "pipe, dup, accept, fopen... with its stack, each close, fclose, "       \
       "close_range and close-on-exec at exec; mtrace-check lists those still " \
-      "open at the end (not 0-2, nor those inherited). 0: one test a call")
+      "open at the end (not 0-2, nor those inherited). 0: one test a call")   \
+    X(log, CHOICE, LOG_FULL, 0, 0, config_logs, "MODE",                        \
+      "what the log holds. full: every allocation, free and realloc as it "    \
+      "happens. live: only what a verdict needs: at each report point and "    \
+      "scan (and at exit) the + lines of the blocks still live that the log "  \
+      "does not hold yet, and the - line of such a block when it is freed "    \
+      "later; the tracer still unwinds and keeps every live block's stack. "   \
+      "The log is far smaller and still valid for mtrace-check and glibc's "   \
+      "mtrace, but holds no history (no totals from events, no churn). Not "   \
+      "with classic or sample=: those write the full log")
 
 extern const char *const config_unwinders[];
 extern const char *const config_compressors[];
+extern const char *const config_logs[];
 
 #define CONFIG_FIELD_FLAG(name) int name;
 #define CONFIG_FIELD_NUMBER(name) long name;

@@ -21,6 +21,7 @@
 #include "base/spin.h"
 #include "scan/suppress.h"
 #include "log/tracelog.h"
+#include "track/livemode.h"
 #include "track/tracer.h"
 #include "unwind/unwind.h"
 #include "base/valgrind.h"
@@ -52,6 +53,19 @@ static void warn_config(const char *message)
     diag(message, NULL);
 }
 
+/* A live log (log=live) holds the "+" lines of the live blocks only: a
+ * classic log has no stack records to write them from at a report point,
+ * and a sampled one no scan; both keep the full log. */
+static void live_log_fits(void)
+{
+    if (mt_config.log != LOG_LIVE || !(mt_config.classic || mt_config.sample))
+        return;
+    diag("MEMLEAK_CONFIG: log=live does not go with ",
+         mt_config.classic ? "classic" : "sample=",
+         ": the full log is written", NULL);
+    mt_config.log = LOG_FULL;
+}
+
 /* MEMLEAK_CONFIG, read once when the library loads (mtraceinit must be
  * known then). */
 static void configure(void)
@@ -69,6 +83,7 @@ static void configure(void)
              NULL);
         mt_config.sample = 0;
     }
+    live_log_fits();
 }
 
 /* MALLOC_TRACE, read when collection starts, as glibc does: a program may
@@ -145,6 +160,8 @@ static void end_log(const char *reason)
     GUARD_SCOPE(entered);
     if (entered && tracer_started()) {
         periodic_pause(); /* no scan's records after "#e" */
+        if (tracer_active())
+            livemode_write(); /* a live log's blocks that are not in it */
         tracelog_end(reason, 0, 0);
     }
 }

@@ -17,6 +17,7 @@
 #include "../include/mtrace-format.h"
 #include "log/tracelog.h"
 #include "scan/periodic.h"
+#include "track/livemode.h"
 #include "track/tracer.h"
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,6 +38,8 @@ static inline __attribute__((always_inline)) void flush_before_exec(void)
         periodic_pause(); /* no scan's records after "#e exec" */
         /* fds=1: close-on-exec descriptors end here (fds.h). */
         fds_before_exec(__builtin_return_address(0));
+        if (tracer_active())
+            livemode_write(); /* a live log's blocks, as a full log has them */
         tracelog_end(MTF_END_EXEC, 0, 0);
     }
 }

@@ -7,6 +7,7 @@
 #include "base/guard.h"
 #include "base/real.h"
 #include "log/tracelog.h"
+#include "track/livemode.h"
 #include "track/tracer.h"
 #include <errno.h>
 #include <pthread.h>
@@ -179,8 +180,13 @@ ADOPTING_WRAPPER(sigset)
  * again, so the kernel does exactly what it would have done. */
 static void die_by_default(int sig, const siginfo_t *info)
 {
-    if (atomic_load(&actions[sig].fatal_watch) && tracer_started())
+    if (atomic_load(&actions[sig].fatal_watch) && tracer_started()) {
+        /* A live log's blocks, unless the signal came inside the tracer,
+         * whose locks this thread may hold. */
+        if (!guard_is_set() && tracer_active())
+            livemode_write();
         tracelog_end_by_signal(sig, guard_is_set());
+    }
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;

@@ -47,6 +47,8 @@ void loglines_header(struct writer *w, const char *unwinder, pid_t forked_from)
         writer_puts(w, " " MTF_KEY_UNTRACED "=valgrind-");
         writer_puts(w, tool);
     }
+    if (mt_config.log == LOG_LIVE) /* livelog.h */
+        writer_puts(w, " " MTF_KEY_LOG "=" MTF_LOG_LIVE);
     if (forked_from) {
         writer_puts(w, " forked-from=");
         writer_dec(w, (uint64_t)forked_from);

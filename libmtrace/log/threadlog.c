@@ -184,6 +184,11 @@ void threadlog_flush_mine(void)
         threadlog_hand_over(r);
 }
 
+void threadlog_time_tick(void)
+{
+    stamp(0, 0);
+}
+
 void threadlog_flush_all(void)
 {
     uint64_t before = atomic_load_explicit(&last_stamp, memory_order_relaxed);

@@ -92,6 +92,9 @@ void threadlog_commit(size_t n, uint32_t tag);
 void threadlog_hand_over(struct thread_record *r);
 /* Hands the calling thread's buffer over. */
 void threadlog_flush_mine(void);
+/* A "#t" line when the last one is MTF_TIME_STEP_NS old and the sink is
+ * free now: for a log whose events hand no buffers over (livelog.h). */
+void threadlog_time_tick(void);
 /* Hands every buffer over (exit, exec, fork, reports, muntrace). */
 void threadlog_flush_all(void);
 /* The same, but only for buffers whose lock, and the sink's, are free

@@ -661,3 +661,26 @@ void tracelog_scan_unlock(void)
     unlock_log();
     threadlog_unlock_all();
 }
+
+/* ---- lines straight into the log (livelog.c) ----------------------------- */
+
+void tracelog_direct_lock(void)
+{
+    lock_log();
+}
+
+void tracelog_direct_unlock(void)
+{
+    stop_on_write_failure();
+    unlock_log();
+}
+
+struct writer *tracelog_locked_writer(struct stack *s)
+{
+    MT_ASSERT_HELD(LOCK_RANK_LOG);
+    if (mt_config.classic || !log_ready())
+        return NULL;
+    if (s)
+        emit_stack(&log_state.w, s);
+    return &log_state.w;
+}

@@ -92,6 +92,16 @@ void tracelog_scan_put(const char *line, size_t n);
 void tracelog_scan_module(int mid);
 void tracelog_scan_unlock(void);
 
+/* For livelog.c, which writes lines straight into the shared log: the log
+ * lock (tracelog_direct_unlock stops tracing when a write failed), and
+ * with it held (by these or tracelog_scan_lock) the log's writer after
+ * S's stack record (S may be NULL), or NULL when no extended log is open
+ * (a fork child's pending log opens here). */
+struct writer;
+void tracelog_direct_lock(void);
+void tracelog_direct_unlock(void);
+struct writer *tracelog_locked_writer(struct stack *s);
+
 /* fork(): prepare takes the log lock and writes the parent's buffer out
  * (the parent may leave by libc's internal _exit: daemon()); parent
  * releases it; the child forgets the parent's log and opens one of its

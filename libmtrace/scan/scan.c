@@ -9,6 +9,7 @@
 #include "base/fmt.h"
 #include "scan/heapwalk.h"
 #include "scan/preview.h"
+#include "track/livemode.h"
 #include "track/livetab.h"
 #include "track/xblocks.h"
 #include "base/ownmaps.h"
@@ -494,6 +495,9 @@ static int scanner_is_own_thread(void)
     return 0;
 }
 
+/* Whether this report point's scan wrote a live log's blocks. */
+static int survivors_written;
+
 /* The part done with the tracer's locks held: the live table is frozen,
  * the world stops, the verdicts are written after every line logged
  * before the stop. */
@@ -586,7 +590,20 @@ void scan_init(void)
     debug_target = dbg && dbg[0] == '0' ? strtoul(dbg, NULL, 16) : 0;
 }
 
+static int run(struct scan_result *res, const char *trigger);
+
+/* In a live log, the blocks the log lacks are written at every report
+ * point, by the scan or, when none ran, here. */
 int scan_run(struct scan_result *res, const char *trigger)
+{
+    survivors_written = 0;
+    int result = run(res, trigger);
+    if (!survivors_written)
+        livemode_write();
+    return result;
+}
+
+static int run(struct scan_result *res, const char *trigger)
 {
     memset(res, 0, sizeof *res);
     if (!mt_config.reach) {
@@ -641,6 +658,15 @@ int scan_run(struct scan_result *res, const char *trigger)
     /* The fork handler's order: buffers, log, live table, registry. */
     tracelog_scan_lock();
     livetab_lock_all();
+    /* A live log's "+" lines of the blocks it lacks (livemode.h), before
+     * the world stops: the table and the log are frozen already.  Before
+     * the registry's lock: a stack's first line may map memory for its
+     * parts (arena.h), which the registry records. */
+    if (livemode_on) {
+        tracelog_scan_flush();
+        livemode_write_locked();
+        survivors_written = 1;
+    }
     xblocks_lock();
     ownmaps_lock();
     int failed = scan_locked(res, trigger, &plan, &me, &t0);

@@ -620,6 +620,27 @@ void livetab_each(void (*fn)(uintptr_t, size_t, uint32_t, void *), void *arg)
             fn(side[i].ptr, side[i].size, side[i].stack, arg);
 }
 
+static void visit_unwritten(struct slot *s, void *arg)
+{
+    if (tag_of(s->word) || s->stack == LIVE_STACK_INHERITED)
+        return;
+    s->word |= (uint64_t)LIVE_TAG_WRITTEN << ADDR_BITS;
+    visit(s, arg);
+}
+
+void livetab_each_unwritten(void (*fn)(uintptr_t, size_t, uint32_t, void *),
+                            void *arg)
+{
+    struct each_arg a = { fn, arg };
+    each_slot(visit_unwritten, &a);
+    for (size_t i = 0; i < side_count; i++)
+        if (is_far(side[i].ptr) && side[i].tag == 0 &&
+            side[i].stack != LIVE_STACK_INHERITED) {
+            side[i].tag = LIVE_TAG_WRITTEN;
+            fn(side[i].ptr, side[i].size, side[i].stack, arg);
+        }
+}
+
 static void disown(struct slot *s, void *arg)
 {
     (void)arg;

@@ -78,4 +78,15 @@ void livetab_each(void (*fn)(uintptr_t ptr, size_t size, uint32_t stack,
 void livetab_lock_all(void);
 void livetab_unlock_all(void);
 
+/* A live log (log/livelog.h) tags no line: an entry's tag then says
+ * whether the block's "+" line is in the log.  Blocks enter with tag 0;
+ * livetab_each_unwritten visits the live blocks still at 0 (not those a
+ * fork child inherited) and sets their tag to LIVE_TAG_WRITTEN, which a
+ * removal then hands back as the block's tag.  Only with
+ * livetab_lock_all() held (or in a fork child). */
+#define LIVE_TAG_WRITTEN 1u
+void livetab_each_unwritten(void (*fn)(uintptr_t ptr, size_t size,
+                                       uint32_t stack, void *arg),
+                            void *arg);
+
 #endif

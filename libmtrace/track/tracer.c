@@ -9,6 +9,9 @@
  * real realloc(), and the live table carries the tags that let threadlog
  * keep a free after its allocation and an allocation after the free of
  * the same address: the log is causally ordered across threads.
+ * In a live log (MEMLEAK_CONFIG=log=live, livemode.h) the events write no
+ * line and the tags say whether a block's "+" is in the log: only the
+ * free of such a block writes its "-", before the real free.
  * GPL-3.0-or-later. */
 #define _GNU_SOURCE
 #include "track/tracer.h"
@@ -19,7 +22,9 @@
 #include "track/fdtab.h"
 #include "track/forkgate.h"
 #include "symbols/frametab.h"
+#include "track/livemode.h"
 #include "track/livetab.h"
+#include "log/livelog.h"
 #include "track/xblocks.h"
 #include "symbols/modmap.h"
 #include "base/sampler.h"
@@ -174,11 +179,36 @@ static void uncount_free(uint32_t id, size_t size)
 /* Each event runs inside the fork gate (forkgate.h): unwinding and the
  * first sight of a frame may enter the loader. */
 
+/* A live log (livemode.h): the events write no line; every LIVELOG_TICK
+ * of a thread's, a "#t" when one is due, as a full log's hand-overs. */
+static __thread unsigned live_events __attribute__((tls_model("initial-exec")));
+
+static void live_tick(void)
+{
+    if (++live_events % LIVELOG_TICK == 0)
+        livelog_tick();
+}
+
+/* A block whose "+" is in a live log: its "-" now, before the real free. */
+static void live_release(void *ptr, uint32_t id, size_t size, uint32_t tag)
+{
+    count_free(id, size);
+    if (tag)
+        livelog_put_free(ptr, stacktab_by_id(id));
+    live_tick();
+}
+
 static void on_alloc(void *ptr, size_t size, const void *caller)
 {
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
+    if (livemode_on) {
+        livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s), 0);
+        count_alloc(stack_id(s), size);
+        live_tick();
+        return;
+    }
     uint32_t tag = tracelog_line_tag();
     /* Another thread's free of this address must be out before our "+". */
     threadlog_settle(
@@ -218,7 +248,7 @@ static void log_release(char op, void *ptr, uint32_t id, size_t size,
 void tracer_on_free(void *ptr, const void *caller)
 {
     size_t size;
-    uint32_t id, alloc_tag, tag = tracelog_line_tag();
+    uint32_t id, alloc_tag, tag = livemode_on ? 0 : tracelog_line_tag();
     int found = livetab_remove_tagged((uintptr_t)ptr, &size, &id, &alloc_tag,
                                       tag);
     if (found == LIVE_ABSENT)
@@ -228,14 +258,17 @@ void tracer_on_free(void *ptr, const void *caller)
     if (id == LIVE_STACK_INHERITED)
         return;
     gate_enter();
-    log_release(MTF_OP_FREE, ptr, id, size, caller, found, alloc_tag, tag);
+    if (livemode_on)
+        live_release(ptr, id, size, alloc_tag);
+    else
+        log_release(MTF_OP_FREE, ptr, id, size, caller, found, alloc_tag, tag);
     gate_leave();
 }
 
 void tracer_realloc_begin(void *old, const void *caller,
                           struct realloc_ticket *t)
 {
-    uint32_t alloc_tag, tag = tracelog_line_tag();
+    uint32_t alloc_tag, tag = livemode_on ? 0 : tracelog_line_tag();
     int found = livetab_remove_at((uintptr_t)old, &t->old_size, &t->old_stack,
                                   &alloc_tag, tag, &t->spot);
     t->inherited = found != LIVE_ABSENT && t->old_stack == LIVE_STACK_INHERITED;
@@ -245,6 +278,11 @@ void tracer_realloc_begin(void *old, const void *caller,
     if (!t->tracked)
         return;
     gate_enter();
+    if (livemode_on) { /* "-" of the old block; the new one is unwritten */
+        live_release(old, t->old_stack, t->old_size, alloc_tag);
+        gate_leave();
+        return;
+    }
     /* A "<" is always followed by its ">" (or "!"): when the new block is
      * not to be recorded, the old one is simply freed. */
     log_release(t->wanted ? MTF_OP_RE_OLD : MTF_OP_FREE, old, t->old_stack,
@@ -258,6 +296,11 @@ static void realloc_failed(void *old, size_t size, const void *caller,
                            const struct realloc_ticket *t)
 {
     struct stack *old_stack = stacktab_by_id(t->old_stack);
+    if (livemode_on) { /* the old block is live again, not written */
+        livetab_insert_tagged((uintptr_t)old, t->old_size, t->old_stack, 0);
+        uncount_free(t->old_stack, t->old_size);
+        return;
+    }
     struct stack *s = current_stack(caller);
     uint32_t tag = tracelog_line_tag();
     /* What the table remembers of the "<" is this thread's own line. */
@@ -289,6 +332,12 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
+    if (livemode_on) { /* unwritten, as any new block */
+        livetab_insert_tagged((uintptr_t)new_ptr, size, stack_id(s), 0);
+        count_alloc(stack_id(s), size);
+        live_tick();
+        return;
+    }
     uint32_t tag = tracelog_line_tag();
     /* In place: its entry is where the "<" left it. */
     threadlog_settle(
@@ -319,6 +368,7 @@ void tracer_start(void)
     if (started)
         return;
     started = 1;
+    livemode_on = mt_config.log == LOG_LIVE;
     if (!mt_config.classic) /* "#t" records (timestamp.h) */
         threadlog_set_clock(timestamp_now);
     tracelog_start(unwind_name, collection_stop);

@@ -17,6 +17,7 @@
 #include "output/progress.h"
 #include "output/treesum.h"
 #include "output/runpage.h"
+#include "replay/livetotals.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +243,8 @@ int outputs_end(struct outputs *x, struct engine *e,
         if (i == 0) /* after the report, as the report's last word */
             logend_warn(x->opt->log, &e->end, e->ext.extended);
     }
+    if (x->timeline && e->ext.live_log)
+        livetotals_note(x->opt->log);
     findings_destroy(&f);
     finish(x, e);
     return err;

@@ -241,7 +241,7 @@ static struct slice key_value(struct slice f, const char *key)
 }
 
 /* "#v VERSION key=value...": the keys read here are sample= (a sampled
- * log), untraced= (nothing was traced, doc/format.md), pid= and ppid=
+ * log), log= (a live log), untraced= (nothing was traced, doc/format.md), pid= and ppid=
  * (valgrind's ==PID== prefix, vgreport.h); the others are for people. */
 static void record_version(struct ext_store *x, const char *line, size_t len)
 {
@@ -260,6 +260,10 @@ static void record_version(struct ext_store *x, const char *line, size_t len)
         v = key_value(f[i], "ppid");
         if (v.n && parse_dec_u64(v, &x->ppid))
             x->ppid = 0;
+        v = key_value(f[i], MTF_KEY_LOG);
+        if (v.n)
+            x->live_log = v.n == strlen(MTF_LOG_LIVE) &&
+                          memcmp(v.p, MTF_LOG_LIVE, v.n) == 0;
         v = key_value(f[i], MTF_KEY_UNTRACED);
         if (v.n && x->untraced == NULL)
             x->untraced = xmemdup0(v.p, v.n);

@@ -73,6 +73,7 @@ struct ext_store {
     void (*prefetch)(const char *path, uint64_t vma);
     uint64_t last_sid;  /* the last "s<ID>" resolved: events come in */
     int32_t last_stack; /* runs from the same call site; -1: none */
+    int live_log; /* "#v ... log=live" (doc/format.md, "Live logs") */
 };
 
 void ext_init(struct ext_store *x);

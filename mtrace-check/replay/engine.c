@@ -4,6 +4,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "replay/engine.h"
+#include "replay/livetotals.h"
 #include "base/diag.h"
 #include "read/feeder.h"
 #include "read/fields.h"
@@ -150,6 +151,11 @@ void engine_record(struct engine *e, const char *line, size_t len,
     if (slice_eq(f[0], MTF_REC_RESOURCE)) {
         if (e->ext.extended)
             res_record(&e->res, &e->ext, f, nf, e->nr);
+        return;
+    }
+    if (livetotals_is_record(f, nf)) { /* a live log's (livetotals.h) */
+        if (livetotals_apply(e->tl, line, len))
+            e->ext.bad_records++;
         return;
     }
     if (verdicts_is_record(f[0])) {

@@ -94,6 +94,12 @@ $1 == "#C" {
 		if ($3 !~ /^seq=/) bad("#C cost without seq")
 		next
 	}
+	if ($2 == "totals") { # a live log's (doc/format.md, "Live logs")
+		if (NF != 7 || $3 !~ /^allocs=[0-9]+$/ || $4 !~ /^alloc-bytes=[0-9]+$/ ||
+		    $5 !~ /^frees=[0-9]+$/ || $6 !~ /^freed-bytes=[0-9]+$/ ||
+		    $7 !~ /^peak-bytes=[0-9]+$/) bad("malformed #C totals")
+		next
+	}
 	if ($2 != "scan") bad("unknown #C record")
 	for (i = 3; i <= NF; i++)
 		if ($i !~ /^[a-z]+=[0-9a-z]+$/) bad("bad #C field " $i)

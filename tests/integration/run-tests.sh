@@ -37,6 +37,7 @@ unset MALLOC_TRACE MEMLEAK_CONFIG LD_PRELOAD
 . "$HERE/tests-xblocks.sh"
 . "$HERE/tests-resources.sh"
 . "$HERE/tests-beyond.sh"
+. "$HERE/tests-livelog.sh"
 
 ALL_TESTS=(
 	# tests-resources.sh
@@ -103,6 +104,8 @@ ALL_TESTS=(
 	xblocks-valgrind xblocks-html xblocks-threads
 	# tests-beyond.sh
 	beyond-all beyond-without beyond-html beyond-report
+	# tests-livelog.sh
+	livelog-report livelog-stacks livelog-reach-off livelog-fork livelog-exec livelog-die livelog-periodic livelog-refused
 )
 
 passed=0 failed=0 skipped=0

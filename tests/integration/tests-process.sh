@@ -197,10 +197,11 @@ check_children() {
 }
 
 # exec_case fork|system: a traced child inheriting the environment writes
-# its own log and leaves the parent's intact.
+# its own log and leaves the parent's intact.  EXEC_CONFIG: more options
+# (tests-livelog.sh).
 exec_case() {
 	local child_pid f child_logs=()
-	traced log MEMLEAK_CONFIG=mtraceinit "$BUILD/exec_parent" "$1" "$BUILD/exec_child" >out 2>err ||
+	traced log MEMLEAK_CONFIG=mtraceinit${EXEC_CONFIG:+,$EXEC_CONFIG} "$BUILD/exec_parent" "$1" "$BUILD/exec_child" >out 2>err ||
 		{ fail "exit status $?: $(cat err)"; return 1; }
 	grep -q '^child status 7$' out || { fail "child did not run: $(cat out)"; return 1; }
 	child_pid=$(awk '$1 == "child" && $2 == "pid" { print $3 }' out)

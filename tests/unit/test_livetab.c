@@ -469,6 +469,76 @@ START_TEST(dense_chunk)
 }
 END_TEST
 
+/* A live log's marks (livetab.h, LIVE_TAG_WRITTEN): each live block is
+ * visited once by livetab_each_unwritten, the inherited never, and a
+ * removal gives back whether the block was written. */
+struct unwritten_visits {
+    uintptr_t seen[8];
+    size_t sizes[8];
+    int n;
+};
+
+static void note_unwritten(uintptr_t ptr, size_t size, uint32_t stack,
+                           void *arg)
+{
+    struct unwritten_visits *v = arg;
+    UT_CHECK(stack != LIVE_STACK_INHERITED, "inherited %#lx visited",
+             (unsigned long)ptr);
+    if (v->n < 8) {
+        v->seen[v->n] = ptr;
+        v->sizes[v->n] = size;
+    }
+    v->n++;
+}
+
+static struct unwritten_visits visit_unwritten(void)
+{
+    struct unwritten_visits v = { .n = 0 };
+    livetab_lock_all();
+    livetab_each_unwritten(note_unwritten, &v);
+    livetab_unlock_all();
+    return v;
+}
+
+START_TEST(each_unwritten_once)
+{
+    uintptr_t a = 0x7e1000000010, b = 0x7e1000000020, big = 0x7e1000000040;
+    uintptr_t far = (uintptr_t)1 << 52, inh = 0x7e1000000060;
+    size_t huge = (size_t)6 << 30;
+    livetab_insert_tagged(a, 10, 1, 0);
+    livetab_insert_tagged(b, 20, 2, 0);
+    livetab_insert_tagged(big, huge, 3, 0);
+    livetab_insert_tagged(far, 40, 4, 0);
+    livetab_insert_tagged(inh, 50, LIVE_STACK_INHERITED, 0);
+    struct unwritten_visits v = visit_unwritten();
+    ck_assert_int_eq(v.n, 4);
+    int got_big = 0;
+    for (int i = 0; i < v.n && i < 8; i++)
+        got_big += v.seen[i] == big && v.sizes[i] == huge;
+    ck_assert_int_eq(got_big, 1);
+    ck_assert_int_eq(visit_unwritten().n, 0); /* all marked */
+    uintptr_t c = 0x7e1000000030;
+    livetab_insert_tagged(c, 30, 5, 0);
+    v = visit_unwritten();
+    ck_assert_int_eq(v.n, 1);
+    ck_assert(v.seen[0] == c);
+    livetab_insert_tagged(c + 0x100, 30, 6, 0); /* never visited */
+    size_t size;
+    uint32_t stack, tag;
+    uintptr_t written[] = { a, b, big, far, c };
+    for (size_t i = 0; i < sizeof written / sizeof written[0]; i++) {
+        ck_assert(livetab_remove_tagged(written[i], &size, &stack, &tag, 0) !=
+                  LIVE_ABSENT);
+        ck_assert_uint_eq(tag, LIVE_TAG_WRITTEN);
+    }
+    ck_assert(livetab_remove_tagged(c + 0x100, &size, &stack, &tag, 0) !=
+              LIVE_ABSENT);
+    ck_assert_uint_eq(tag, 0);
+    ck_assert(livetab_remove(inh, &size, &stack));
+    ck_assert_int_eq(visit_unwritten().n, 0);
+}
+END_TEST
+
 Suite *livetab_suite(void)
 {
     Suite *s = suite_create("livetab");
@@ -482,6 +552,7 @@ Suite *livetab_suite(void)
     tcase_add_test(tc, colliding_runs);
     tcase_add_test(tc, random_million);
     tcase_add_test(tc, four_threads_disjoint);
+    tcase_add_test(tc, each_unwritten_once);
     tcase_add_test(tc, four_threads_sharing_chunks);
     tcase_add_test(tc, spot_reinsert_in_place);
     tcase_add_test(tc, spot_taken_by_another_insert);
