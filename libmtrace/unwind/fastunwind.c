@@ -129,15 +129,52 @@ static __attribute__((noinline)) enum step_result step_slow(struct regs *f,
 
 /* What a walk may leave for the memo: where each return address was read
  * (SLOTS[k] for FRAMES[k], k >= 1; SLOTS[n] for a final one below
- * LOWEST_IP), and whether the walk can be replayed from them. */
+ * LOWEST_IP), and whether the walk can be replayed from them.
+ *
+ * Only the RBP values that some CFA was computed from count: most code
+ * saves RBP as an ordinary callee-saved register, whose saved value (a
+ * pointer of the program's) changes from call to call and steps nothing.
+ * A saved RBP read goes in RBP_SLOTS/RBP_VALUES[rbp_loads] on trial and
+ * is kept (rbp_loads + 1) only when a CFA is then RBP-based before the
+ * next one replaces it; the start's RBP counts (uses_rbp) only when a CFA
+ * is RBP-based before the first saved RBP is read.  On cc1plus 53% of
+ * the replays that failed on a saved RBP found every return address the
+ * same (bench/RESULTS.md). */
+enum rbp_source { RBP_START, RBP_TRIAL, RBP_KEPT };
+
 struct walk_trail {
     uintptr_t *slots;
-    uintptr_t *rbp_slots, *rbp_values; /* saved RBPs read, in order */
+    uintptr_t *rbp_slots, *rbp_values; /* saved RBPs that count, in order */
     int rbp_loads, rbp_room;
+    enum rbp_source rbp_now; /* where the walk's current RBP came from */
     bool replayable; /* no slow step, no signal frame: see the memo below */
-    bool uses_rbp;   /* some CFA was RBP + offset: the start RBP counts */
+    bool uses_rbp;   /* some CFA was RBP + offset with the start's RBP */
     bool ended_low;
 };
+
+/* The walk computes a CFA from RBP: the RBP it has now counts. */
+static inline void trail_rbp_used(struct walk_trail *t)
+{
+    if (t->rbp_now == RBP_START) {
+        t->uses_rbp = true;
+    } else if (t->rbp_now == RBP_TRIAL) {
+        t->rbp_loads++;
+        t->rbp_now = RBP_KEPT;
+    }
+}
+
+/* The walk read a saved RBP at SLOT: on trial until a CFA uses it. */
+static inline void trail_rbp_read(struct walk_trail *t, uintptr_t slot,
+                                  uintptr_t value)
+{
+    if (t->rbp_loads < t->rbp_room) {
+        t->rbp_slots[t->rbp_loads] = slot;
+        t->rbp_values[t->rbp_loads] = value;
+        t->rbp_now = RBP_TRIAL;
+    } else {
+        t->replayable = false;
+    }
+}
 
 /* The walk itself.  TRAIL is NULL for plain walks; always inlined, so the
  * plain walk pays nothing for it. */
@@ -167,7 +204,7 @@ walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
             base = bp;
             __asm__("" : "+r"(base));
             if (trail)
-                trail->uses_rbp = true;
+                trail_rbp_used(trail);
         }
         uintptr_t cfa = base + (w & CFA_OFF_MASK);
         uintptr_t rbp_at = cfa - 8 * ((w >> RBP_SHIFT) & 0xff);
@@ -181,12 +218,8 @@ walk(void **frames, int max, uintptr_t ip, uintptr_t sp, uintptr_t bp,
                 trail->slots[n] = cfa - 8;
             if (rbp_at != cfa) {
                 bp = stack_load(rbp_at);
-                if (trail && trail->rbp_loads < trail->rbp_room) {
-                    trail->rbp_slots[trail->rbp_loads] = rbp_at;
-                    trail->rbp_values[trail->rbp_loads++] = bp;
-                } else if (trail) {
-                    trail->replayable = false;
-                }
+                if (trail)
+                    trail_rbp_read(trail, rbp_at, bp);
             }
             sp = cfa;
         } else if (kind == RULE_STOP && back) {
@@ -254,12 +287,13 @@ int fastunwind_walk_sps(void **frames, uintptr_t *sps, int max, uintptr_t ip,
 /* ---- The memo ----------------------------------------------------------
  * A program allocates from the same call sites over and over.  A walk
  * made of cached standard rules is a function of where it starts (return
- * address, RSP, and RBP when some CFA is RBP-based) and of the words it
- * reads on the way: each rule depends on the address only, each CFA on
- * the previous one (or on an RBP read before).  So a walk that starts at
- * the same place and finds the same words at the recorded addresses is the
- * same walk: checking them is independent loads instead of the walk's
- * dependent ones.  Walks through slow steps (a rule computed, a signal
+ * address, RSP, and RBP when a CFA is computed from it) and of the words
+ * it reads on the way that it uses: each rule depends on the address only,
+ * each CFA on the previous one (or on an RBP read before).  So a walk that
+ * starts at the same place and finds the same words at the recorded
+ * addresses (return addresses, and the saved RBPs some CFA used:
+ * walk_trail) is the same walk: checking them is independent loads
+ * instead of the walk's dependent ones.  Walks through slow steps (a rule computed, a signal
  * frame, an unusual rule) are not memoized; a flush (dlclose) empties the
  * memo. */
 
@@ -486,8 +520,12 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     struct memo_entry *e = &memo->entry[slot];
     int n;
     struct walk_trail trail = {
-        e->slots,    e->rbp_slots, e->rbp_values, 0,
-        memo->depth, true,         false,         false
+        .slots = e->slots,
+        .rbp_slots = e->rbp_slots,
+        .rbp_values = e->rbp_values,
+        .rbp_room = memo->depth,
+        .rbp_now = RBP_START,
+        .replayable = true,
     };
     if (key->ip)
         memo->by_start[probe_of(key->ip, key->sp)][slot / 64] &=
@@ -499,9 +537,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     memcpy(e->frames, frames, (size_t)n * sizeof *frames);
     e->bp = bp;
     e->uses_rbp = trail.uses_rbp;
-    /* Saved RBPs matter only to RBP-based CFAs; elsewhere RBP is just a
-     * register that the program's code fills with anything. */
-    e->rbp_loads = trail.uses_rbp ? trail.rbp_loads : 0;
+    e->rbp_loads = trail.rbp_loads; /* those that count (walk_trail) */
     e->max = max;
     e->n = n;
     e->ended_low = trail.ended_low;

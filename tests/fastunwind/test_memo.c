@@ -227,6 +227,226 @@ START_TEST(test_colliding_return_addresses_stay_cached)
 }
 END_TEST
 
+/* A frame-pointer frame (CFA = RBP + 16) above two frames that save RBP
+ * as an ordinary register: rbp_keeper saves the frame pointer and loads
+ * JUNK into RBP, rbp_junk saves the junk.  The walk reads the junk, then
+ * the frame pointer, and only the latter steps a frame: walks that differ
+ * only in the junk are the same walk.  (On cc1plus, half the replays that
+ * failed on a saved RBP had every return address the same.) */
+__attribute__((noinline, visibility("hidden"))) void rbp_leaf(
+    struct capture *c);
+void rbp_leaf(struct capture *c)
+{
+    capture_here(c);
+    __asm__ volatile("" ::: "memory");
+}
+
+void rbp_outer(struct capture *c, uintptr_t junk);
+__asm__(".text\n"
+        "rbp_outer:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "movq %rsp, %rbp\n"
+        ".cfi_def_cfa_register %rbp\n"
+        "call rbp_keeper\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa %rsp, 8\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        "rbp_keeper:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "movq %rsi, %rbp\n"
+        "call rbp_junk\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa_offset 8\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        "rbp_junk:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "call rbp_leaf\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa_offset 8\n"
+        "ret\n"
+        ".cfi_endproc\n");
+
+START_TEST(test_memo_ignores_saved_rbp_junk)
+{
+    struct fastunwind_memo *m = memo_begin();
+    void **first = NULL;
+    int replayed = 0;
+    /* Round 0 fills the rule cache, round 1 memoizes, 2-5 replay.  One
+     * call site for all: the empty asm keeps a compiler from peeling or
+     * unrolling the loop (clang -O2 would). */
+    volatile int rounds = 6;
+    for (int round = 0; round < rounds; round++) {
+        __asm__ volatile("" : "+r"(round));
+        struct capture c;
+        rbp_outer(&c, 0x5000 + 0x40 * (uintptr_t)round);
+        ASSERT_SAME(&c);
+        void **user = fastunwind_memo_user(m);
+        if (round == 1)
+            first = user;
+        else if (round > 1)
+            replayed += user != NULL && user == first;
+    }
+    ck_assert_msg(first != NULL, "the second walk was not memoized");
+    memo_end(m);
+    ck_assert_msg(replayed == rounds - 2,
+                  "%d of %d walks that differ only in a saved RBP no CFA "
+                  "uses were replayed",
+                  replayed, rounds - 2);
+}
+END_TEST
+
+/* The other way round: a saved RBP that a CFA uses must match.  fp_b is a
+ * frame-pointer frame (CFA = RBP + 16) under fp_a; with WHICH set it calls
+ * fp_mid with its caller's frame pointer in RBP, so that, by its unwind
+ * information, its frame ends at fp_a's and fp_a's frame is skipped
+ * (libunwind reads it so too).  fp_mid saves RBP: the only difference
+ * between the two walks is that saved value, every return address the
+ * first walk read is still in place. */
+void fp_a(struct capture *c, int which);
+__asm__(".text\n"
+        "fp_a:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "movq %rsp, %rbp\n"
+        ".cfi_def_cfa_register %rbp\n"
+        "call fp_b\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa %rsp, 8\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        "fp_b:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "movq %rsp, %rbp\n"
+        ".cfi_def_cfa_register %rbp\n"
+        "testl %esi, %esi\n"
+        "je 1f\n"
+        "movq (%rbp), %rbp\n"
+        "1: call fp_mid\n"
+        "movq %rsp, %rbp\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa %rsp, 8\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        "fp_mid:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "call rbp_leaf\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa_offset 8\n"
+        "ret\n"
+        ".cfi_endproc\n");
+
+START_TEST(test_memo_checks_saved_rbp_used)
+{
+    struct fastunwind_memo *m = memo_begin();
+    volatile int rounds = 8;
+    int lengths[2] = { 0, 0 };
+    for (int round = 0; round < rounds; round++) {
+        struct capture c;
+        fp_a(&c, round % 2);
+        ASSERT_SAME(&c);
+        lengths[round % 2] = c.n[1];
+    }
+    memo_end(m);
+    ck_assert_msg(lengths[1] == lengths[0] - 1,
+                  "fp_a's frame should be skipped: %d and %d frames",
+                  lengths[0], lengths[1]);
+}
+END_TEST
+
+/* The same for the RBP a walk starts with: fp_direct, a frame-pointer
+ * frame under another, calls the unwinder FN itself (no saved RBP read
+ * before its CFA), with its caller's frame pointer in RBP when WHICH is
+ * set (its frame then ends at fp_outer's, as in fp_b).  The memoized
+ * walk must give what the plain one gives from the same call. */
+typedef int (*walk_fn)(void **, int, struct fastunwind_memo *);
+int fp_outer(void **frames, int max, struct fastunwind_memo *m, int which,
+             walk_fn fn);
+__asm__(".text\n"
+        "fp_outer:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "movq %rsp, %rbp\n"
+        ".cfi_def_cfa_register %rbp\n"
+        "call fp_direct\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa %rsp, 8\n"
+        "ret\n"
+        ".cfi_endproc\n"
+        "fp_direct:\n"
+        ".cfi_startproc\n"
+        "pushq %rbp\n"
+        ".cfi_def_cfa_offset 16\n"
+        ".cfi_offset %rbp, -16\n"
+        "movq %rsp, %rbp\n"
+        ".cfi_def_cfa_register %rbp\n"
+        "testl %ecx, %ecx\n"
+        "je 1f\n"
+        "movq (%rbp), %rbp\n"
+        "1: call *%r8\n"
+        "movq %rsp, %rbp\n"
+        "popq %rbp\n"
+        ".cfi_def_cfa %rsp, 8\n"
+        "ret\n"
+        ".cfi_endproc\n");
+
+static int plain_walk(void **frames, int max, struct fastunwind_memo *m)
+{
+    (void)m;
+    return fastunwind_backtrace(frames, max);
+}
+
+START_TEST(test_memo_checks_start_rbp)
+{
+    struct fastunwind_memo *m = memo_begin();
+    capture_with_memo(NULL);
+    volatile int rounds = 8;
+    int lengths[2] = { 0, 0 };
+    for (int round = 0; round < rounds; round++) {
+        static const walk_fn fns[2] = { fastunwind_backtrace_memo,
+                                        plain_walk };
+        void *got[2][MEMO_TEST_DEPTH];
+        int len[2], which = round % 2;
+        /* One call site for both (as capture_max). */
+        for (int i = 0; i < 2; i++) {
+            __asm__ volatile("" : "+r"(i));
+            len[i] = fp_outer(got[i], MEMO_TEST_DEPTH, m, which, fns[i]);
+        }
+        void **memoized = got[0], **plain = got[1];
+        int n = len[0], k = len[1];
+        ck_assert_msg(n == k && memcmp(memoized, plain, (size_t)n *
+                                                           sizeof *plain) == 0,
+                      "round %d: the memo gave %d frames, the walk %d", round,
+                      n, k);
+        lengths[which] = k;
+    }
+    memo_end(m);
+    ck_assert_msg(lengths[1] == lengths[0] - 1,
+                  "fp_outer's frame should be skipped: %d and %d frames",
+                  lengths[0], lengths[1]);
+}
+END_TEST
+
 Suite *memo_suite(void)
 {
     Suite *s = suite_create("fastunwind memo");
@@ -236,6 +456,9 @@ Suite *memo_suite(void)
     tcase_add_test(tc, test_memo_depth_bound);
     tcase_add_test(tc, test_memo_holds_many_walks);
     tcase_add_test(tc, test_colliding_return_addresses_stay_cached);
+    tcase_add_test(tc, test_memo_ignores_saved_rbp_junk);
+    tcase_add_test(tc, test_memo_checks_saved_rbp_used);
+    tcase_add_test(tc, test_memo_checks_start_rbp);
     suite_add_tcase(s, tc);
     return s;
 }
