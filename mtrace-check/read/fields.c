@@ -355,6 +355,14 @@ int parse_dec_u64(struct slice s, uint64_t *out)
     return 0;
 }
 
+struct slice field_key_value(struct slice f, const char *key)
+{
+    size_t n = strlen(key);
+    if (f.n > n + 1 && !memcmp(f.p, key, n) && f.p[n] == '=')
+        return (struct slice){ f.p + n + 1, f.n - n - 1 };
+    return (struct slice){ f.p, 0 };
+}
+
 int parse_0xhex_u64(struct slice s, uint64_t *out)
 {
     uint64_t v = 0;

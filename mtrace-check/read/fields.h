@@ -39,4 +39,8 @@ uint64_t c_strtou64_hex(struct slice s);
 int parse_dec_u64(struct slice s, uint64_t *out);
 int parse_0xhex_u64(struct slice s, uint64_t *out); /* requires "0x" */
 
+/* The value of field F when it is "KEY=VALUE" with a VALUE of at least one
+ * byte (the "#v", "#t" and "#C" records' keys), else a slice of length 0. */
+struct slice field_key_value(struct slice f, const char *key);
+
 #endif

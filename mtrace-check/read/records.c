@@ -231,15 +231,6 @@ static void record_stack(struct ext_store *x, const char *line, size_t len)
         x->last_stack = -1;
 }
 
-/* The value of KEY= in field F, or a slice of length 0. */
-static struct slice key_value(struct slice f, const char *key)
-{
-    size_t n = strlen(key);
-    if (f.n > n + 1 && !memcmp(f.p, key, n) && f.p[n] == '=')
-        return (struct slice){ f.p + n + 1, f.n - n - 1 };
-    return (struct slice){ f.p, 0 };
-}
-
 /* "#v VERSION key=value...": the keys read here are sample= (a sampled
  * log), log= (a live log), untraced= (nothing was traced, doc/format.md), pid= and ppid=
  * (valgrind's ==PID== prefix, vgreport.h); the others are for people. */
@@ -251,20 +242,20 @@ static void record_version(struct ext_store *x, const char *line, size_t len)
     if (nf < 2 || parse_dec_u64(f[1], &x->version))
         x->bad_records++;
     for (size_t i = 2; i < nf; i++) {
-        struct slice v = key_value(f[i], MTF_KEY_SAMPLE);
+        struct slice v = field_key_value(f[i], MTF_KEY_SAMPLE);
         if (v.n && parse_dec_u64(v, &x->sample_rate))
             x->sample_rate = 0;
-        v = key_value(f[i], "pid");
+        v = field_key_value(f[i], "pid");
         if (v.n && parse_dec_u64(v, &x->pid))
             x->pid = 0;
-        v = key_value(f[i], "ppid");
+        v = field_key_value(f[i], "ppid");
         if (v.n && parse_dec_u64(v, &x->ppid))
             x->ppid = 0;
-        v = key_value(f[i], MTF_KEY_LOG);
+        v = field_key_value(f[i], MTF_KEY_LOG);
         if (v.n)
             x->live_log = v.n == strlen(MTF_LOG_LIVE) &&
                           memcmp(v.p, MTF_LOG_LIVE, v.n) == 0;
-        v = key_value(f[i], MTF_KEY_UNTRACED);
+        v = field_key_value(f[i], MTF_KEY_UNTRACED);
         if (v.n && x->untraced == NULL)
             x->untraced = xmemdup0(v.p, v.n);
     }

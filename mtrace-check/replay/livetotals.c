@@ -6,7 +6,6 @@
 #include "base/diag.h"
 #include "read/fields.h"
 #include "replay/timeline.h"
-#include <string.h>
 
 int livetotals_is_record(const struct slice *f, size_t nf)
 {
@@ -16,10 +15,10 @@ int livetotals_is_record(const struct slice *f, size_t nf)
 /* KEY=VALUE in field F: its value into *OUT; 0 when F is not KEY's. */
 static int key_number(struct slice f, const char *key, uint64_t *out, int *bad)
 {
-    size_t n = strlen(key);
-    if (f.n <= n + 1 || memcmp(f.p, key, n) || f.p[n] != '=')
+    struct slice value = field_key_value(f, key);
+    if (value.n == 0)
         return 0;
-    if (parse_dec_u64((struct slice){ f.p + n + 1, f.n - n - 1 }, out))
+    if (parse_dec_u64(value, out))
         *bad = 1;
     return 1;
 }

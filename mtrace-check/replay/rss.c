@@ -6,15 +6,11 @@
 #include "read/fields.h"
 #include "mtrace-format.h"
 
-#include <string.h>
-
 /* FIELD is "KEY=DECIMAL": its value into *V. */
 static int key_value(struct slice field, const char *key, uint64_t *v)
 {
-    size_t k = strlen(key);
-    if (field.n <= k + 1 || memcmp(field.p, key, k) != 0 || field.p[k] != '=')
-        return -1;
-    return parse_dec_u64((struct slice){ field.p + k + 1, field.n - k - 1 }, v);
+    struct slice value = field_key_value(field, key);
+    return value.n ? parse_dec_u64(value, v) : -1;
 }
 
 int rss_parse(const struct slice *f, size_t nf, uint64_t *anon, uint64_t *file)
