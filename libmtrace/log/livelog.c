@@ -8,35 +8,15 @@
 #include "log/livelog.h"
 #include "../include/mtrace-format.h"
 #include "base/writer.h"
-#include "log/loglines.h"
-#include "log/threadlog.h"
 #include "log/tracelog.h"
-#include "symbols/frametab.h"
 #include "symbols/stacktab.h"
-
-/* An event line, WHERE written apart when it is too long for LINE (as
- * tracelog.c's emit_long_event). */
-static void put_event(struct writer *w, char op, const void *ptr, size_t size,
-                      int with_size, const struct stack *s,
-                      const struct frame *where)
-{
-    char line[EVENT_LINE_MAX];
-    size_t n = loglines_event(line, op, ptr, size, with_size, s, where);
-    if (n == 0) {
-        writer_put(w, "@ ", 2);
-        writer_put(w, where->where, where->where_len);
-        writer_putc(w, ' ');
-        n = loglines_event(line, op, ptr, size, with_size, s, NULL);
-    }
-    writer_put(w, line, n);
-}
 
 void livelog_put_alloc(uintptr_t ptr, size_t size, struct stack *s)
 {
     struct writer *w = tracelog_locked_writer(s);
     if (w && s)
-        put_event(w, MTF_OP_ALLOC, (const void *)ptr, size, 1, s,
-                  s->depth ? s->frames[0] : NULL);
+        tracelog_write_event(w, MTF_OP_ALLOC, (const void *)ptr, size, 1, s,
+                             s->depth ? s->frames[0] : NULL);
 }
 
 void livelog_put_free(const void *ptr, struct stack *s)
@@ -46,7 +26,7 @@ void livelog_put_free(const void *ptr, struct stack *s)
     tracelog_direct_lock();
     struct writer *w = tracelog_locked_writer(s);
     if (w)
-        put_event(w, MTF_OP_FREE, ptr, 0, 0, s, NULL);
+        tracelog_write_event(w, MTF_OP_FREE, ptr, 0, 0, s, NULL);
     tracelog_direct_unlock();
 }
 
@@ -70,9 +50,4 @@ void livelog_put_totals(const struct livelog_totals *t)
     put_key(w, "freed-bytes", t->freed_bytes);
     put_key(w, "peak-bytes", t->peak_bytes);
     writer_putc(w, '\n');
-}
-
-void livelog_tick(void)
-{
-    threadlog_time_tick();
 }

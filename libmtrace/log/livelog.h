@@ -33,8 +33,8 @@ void livelog_put_free(const void *ptr, struct stack *s);
 /* "#C totals ..." (log lock held). */
 void livelog_put_totals(const struct livelog_totals *t);
 /* The time records a full log's hand-overs would write ("#t"): every
- * LIVELOG_TICK events of a thread, one when due. */
+ * LIVELOG_TICK events of a thread, threadlog_time_tick() writes one when
+ * due. */
 #define LIVELOG_TICK 1024u
-void livelog_tick(void);
 
 #endif

@@ -678,6 +678,18 @@ void tracelog_direct_unlock(void)
     unlock_log();
 }
 
+void tracelog_write_event(struct writer *w, char op, const void *ptr,
+                          size_t size, int with_size, const struct stack *s,
+                          const struct frame *where)
+{
+    char line[EVENT_LINE_MAX];
+    size_t n = loglines_event(line, op, ptr, size, with_size, s, where);
+    if (n)
+        writer_put(w, line, n);
+    else
+        emit_long_event(w, op, ptr, size, with_size, s, where);
+}
+
 struct writer *tracelog_locked_writer(struct stack *s)
 {
     MT_ASSERT_HELD(LOCK_RANK_LOG);

@@ -101,6 +101,11 @@ struct writer;
 void tracelog_direct_lock(void);
 void tracelog_direct_unlock(void);
 struct writer *tracelog_locked_writer(struct stack *s);
+/* An event line into W, as tracelog_event formats it (WHERE apart when
+ * the line is too long for one piece). */
+void tracelog_write_event(struct writer *w, char op, const void *ptr,
+                          size_t size, int with_size, const struct stack *s,
+                          const struct frame *where);
 
 /* fork(): prepare takes the log lock and writes the parent's buffer out
  * (the parent may leave by libc's internal _exit: daemon()); parent

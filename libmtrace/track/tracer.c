@@ -186,7 +186,7 @@ static __thread unsigned live_events __attribute__((tls_model("initial-exec")));
 static void live_tick(void)
 {
     if (++live_events % LIVELOG_TICK == 0)
-        livelog_tick();
+        threadlog_time_tick();
 }
 
 /* A block whose "+" is in a live log: its "-" now, before the real free. */
