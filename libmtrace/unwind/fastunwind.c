@@ -483,6 +483,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
 {
     if (memo == NULL)
         return walk(frames, max, ip, sp, bp, NULL, NULL);
+    const struct memo_entry *prev = memo->last;
     memo->last = NULL;
     if (max > memo->depth)
         return walk(frames, max, ip, sp, bp, NULL, NULL);
@@ -515,6 +516,13 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
             }
         }
     }
+    /* A fresh walk: the rules of a walk much like it (the index's guess,
+     * else the thread's last walk) are fetched ahead, so that the walk's
+     * dependent loads of the rule cache find them in the cache. */
+    const struct memo_entry *like = guess >= 0 ? &memo->entry[guess] : prev;
+    if (like)
+        for (int k = 1; k < like->n; k++)
+            __builtin_prefetch(cache_set((uintptr_t)like->frames[k]));
     unsigned slot = memo->next++ % MEMO_ENTRIES;
     struct memo_key *key = &memo->key[slot];
     struct memo_entry *e = &memo->entry[slot];
