@@ -318,7 +318,16 @@ struct memo_key {
     uintptr_t ip, sp;           /* the walk's start; ip 0: empty */
     uintptr_t top;              /* the highest word the walk read, 0: none */
     uintptr_t mid_slot, mid_ra; /* a middle frame: slot 0: none */
+    uintptr_t near_slot, near_ra; /* frame NEAR_FRAME: slot 0: none */
 };
+
+/* Walks from one start that the middle frame does not tell apart mostly
+ * part within their first frames, past the allocator's wrappers: on
+ * cc1plus 82% of the replays tried failed, at the third frame on average
+ * (bench/RESULTS.md).  The key checks that frame too, so a candidate that
+ * fails there costs a load of a word the walk reads anyway rather than the
+ * entry's arrays. */
+#define NEAR_FRAME 3
 
 struct memo_entry {
     uintptr_t bp; /* the walk's start, with its key's ip, sp */
@@ -397,6 +406,7 @@ static bool memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
                            const struct bounds *b)
 {
     return k->ip == ip && k->sp == sp && k->top <= b->hi - 8 &&
+           (k->near_slot == 0 || stack_load(k->near_slot) == k->near_ra) &&
            (k->mid_slot == 0 || stack_load(k->mid_slot) == k->mid_ra);
 }
 
@@ -493,14 +503,20 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     struct bounds b;
     bounds_start(&b, sp);
     unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
+    /* Only the entries whose start falls in this walk's bucket.  Their keys
+     * are fetched at once, while the guess is looked up: between two walks
+     * the program has often pushed them out of the cache, and checked one
+     * after the other each would be a miss of its own. */
+    const uint64_t *bucket = memo->by_start[probe_of(ip, sp)];
+    for (int w = 0; w < MEMO_WORDS; w++)
+        for (uint64_t bits = bucket[w]; bits; bits &= bits - 1)
+            __builtin_prefetch(&memo->key[w * 64 + __builtin_ctzll(bits)]);
     int guess = memo_guess(memo, ip, sp, &b);
     if (guess >= 0 && memo_candidate(&memo->key[guess], ip, sp, &b)) {
         int n = memo_try(memo, guess, frames, max, bp, &b, gen);
         if (n)
             return n;
     }
-    /* Only the entries whose start falls in this walk's bucket. */
-    const uint64_t *bucket = memo->by_start[probe_of(ip, sp)];
     for (int w = 0; w < MEMO_WORDS; w++) {
         uint64_t others = bucket[w];
         if (guess >= 0 && guess / 64 == w)
@@ -556,6 +572,9 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     key->top = last >= 1 ? e->slots[last] : 0;
     key->mid_slot = mid >= 1 ? e->slots[mid] : 0;
     key->mid_ra = mid >= 1 ? (uintptr_t)e->frames[mid] : 0;
+    int near = n - 1 < NEAR_FRAME ? n - 1 : NEAR_FRAME;
+    key->near_slot = near >= 1 ? e->slots[near] : 0;
+    key->near_ra = near >= 1 ? (uintptr_t)e->frames[near] : 0;
     __atomic_store_n(&key->ip, ip, __ATOMIC_RELEASE);
     memo->by_start[probe_of(ip, sp)][slot / 64] |= 1ull << (slot % 64);
     memo->last = e;
