@@ -402,12 +402,13 @@ void **fastunwind_memo_user(struct fastunwind_memo *m)
 /* Whether key K may be this walk: same start, every word it read on pages
  * known readable (the reads all lie between SP and the top one), and the
  * same middle frame. */
-static bool memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
+static inline __attribute__((always_inline)) bool
+memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
                            const struct bounds *b)
 {
     return k->ip == ip && k->sp == sp && k->top <= b->hi - 8 &&
-           (k->near_slot == 0 || stack_load(k->near_slot) == k->near_ra) &&
-           (k->mid_slot == 0 || stack_load(k->mid_slot) == k->mid_ra);
+           (k->mid_slot == 0 || stack_load(k->mid_slot) == k->mid_ra) &&
+           (k->near_slot == 0 || stack_load(k->near_slot) == k->near_ra);
 }
 
 /* Whether candidate E is this walk: its frame count, or 0.
@@ -469,6 +470,17 @@ static int memo_guess(const struct fastunwind_memo *memo, uintptr_t ip,
     return memo->index[index_of(ip, sp, stack_load(slot))] - 1;
 }
 
+/* Fetches the keys of the first KEYS_AHEAD entries in BUCKET. */
+#define KEYS_AHEAD 8
+static inline void prefetch_keys(const struct fastunwind_memo *memo,
+                                 const uint64_t *bucket)
+{
+    int left = KEYS_AHEAD;
+    for (int w = 0; w < MEMO_WORDS; w++)
+        for (uint64_t bits = bucket[w]; bits && left; bits &= bits - 1, left--)
+            __builtin_prefetch(&memo->key[w * 64 + __builtin_ctzll(bits)]);
+}
+
 /* Candidate I if it holds this walk: its frame count, else 0. */
 static int memo_try(struct fastunwind_memo *memo, int i, void **frames, int max,
                     uintptr_t bp, const struct bounds *b, unsigned gen)
@@ -503,20 +515,18 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     struct bounds b;
     bounds_start(&b, sp);
     unsigned gen = __atomic_load_n(&memo_gen, __ATOMIC_ACQUIRE);
-    /* Only the entries whose start falls in this walk's bucket.  Their keys
-     * are fetched at once, while the guess is looked up: between two walks
-     * the program has often pushed them out of the cache, and checked one
-     * after the other each would be a miss of its own. */
-    const uint64_t *bucket = memo->by_start[probe_of(ip, sp)];
-    for (int w = 0; w < MEMO_WORDS; w++)
-        for (uint64_t bits = bucket[w]; bits; bits &= bits - 1)
-            __builtin_prefetch(&memo->key[w * 64 + __builtin_ctzll(bits)]);
     int guess = memo_guess(memo, ip, sp, &b);
     if (guess >= 0 && memo_candidate(&memo->key[guess], ip, sp, &b)) {
         int n = memo_try(memo, guess, frames, max, bp, &b, gen);
         if (n)
             return n;
     }
+    /* Only the entries whose start falls in this walk's bucket.  The first
+     * few keys are fetched at once: between two walks the program has
+     * often pushed them out of the cache, and checked one after the other
+     * each would be a miss of its own. */
+    const uint64_t *bucket = memo->by_start[probe_of(ip, sp)];
+    prefetch_keys(memo, bucket);
     for (int w = 0; w < MEMO_WORDS; w++) {
         uint64_t others = bucket[w];
         if (guess >= 0 && guess / 64 == w)
