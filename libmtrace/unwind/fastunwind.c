@@ -401,10 +401,10 @@ void **fastunwind_memo_user(struct fastunwind_memo *m)
 
 /* Whether key K may be this walk: same start, every word it read on pages
  * known readable (the reads all lie between SP and the top one), and the
- * same middle frame. */
+ * same middle and near frames. */
 static inline __attribute__((always_inline)) bool
 memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
-                           const struct bounds *b)
+               const struct bounds *b)
 {
     return k->ip == ip && k->sp == sp && k->top <= b->hi - 8 &&
            (k->mid_slot == 0 || stack_load(k->mid_slot) == k->mid_ra) &&
