@@ -304,11 +304,10 @@ static size_t stack_record_max(unsigned depth)
     return sizeof MTF_REC_STACK + 12 + (size_t)depth * 30 + 16;
 }
 
-/* "#s SID MID:0xOFF...
-" formatted in place into P (room for
+/* "#s SID MID:0xOFF..." and its newline formatted in place into P (room for
  * stack_record_max): one call into the writer instead of three a frame,
  * every one of the 28,418 stacks cc1plus leaves live at exit taking ~330
- * bytes of ~30 pieces. */
+ * bytes in ~65 pieces. */
 static size_t format_stack_record(char *p, const struct stack *s)
 {
     char *start = p;
