@@ -5,6 +5,7 @@
 #include "findings/fingerprint.h"
 #include "findings/fp_hash.h"
 #include "findings/findings.h"
+#include "base/radix.h"
 #include "base/util.h"
 
 #include <inttypes.h>
@@ -111,6 +112,33 @@ static int by_hash_then_place(const void *pa, const void *pb)
     return (a->it->stack > b->it->stack) - (a->it->stack < b->it->stack);
 }
 
+/* K by by_hash_then_place: by hash in a radix sort (radix.h), then each
+ * run of one hash by the comparison. */
+static void sort_keyed(struct keyed *k, size_t n)
+{
+    struct radix_item *r = xmalloc((n + 1) * sizeof *r);
+    struct radix_item *tmp = xmalloc((n + 1) * sizeof *tmp);
+    struct keyed *was = xmalloc((n + 1) * sizeof *was);
+    for (size_t i = 0; i < n; i++) {
+        r[i] = (struct radix_item){ k[i].h, 0, i };
+        was[i] = k[i];
+    }
+    const struct radix_item *sorted = radix_sort(r, tmp, n);
+    for (size_t i = 0; i < n; i++)
+        k[i] = was[sorted[i].ref];
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && k[j].h == k[i].h)
+            j++;
+        if (j - i > 1)
+            qsort(k + i, j - i, sizeof *k, by_hash_then_place);
+        i = j;
+    }
+    free(was);
+    free(r);
+    free(tmp);
+}
+
 /* "%016" PRIx64, then ".%u" unless ORDINAL is 1, as snprintf would
  * write them (a few hundred thousand records make snprintf show). */
 static void format_fp(char *out, uint64_t h, unsigned ordinal)
@@ -136,7 +164,7 @@ void fingerprint_assign(struct fp_item *items, size_t n)
         k[i].h = h[i];
     }
     free(h);
-    qsort(k, n, sizeof *k, by_hash_then_place);
+    sort_keyed(k, n);
     unsigned ordinal = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || k[i].h != k[i - 1].h)

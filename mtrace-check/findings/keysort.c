@@ -3,6 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "findings/keysort.h"
+#include "base/radix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,49 +23,27 @@ static int by_key(const void *a, const void *b)
     return keysort_cmp(*(struct block *const *)a, *(struct block *const *)b);
 }
 
-struct keyed {
-    uint64_t w[2]; /* bytes 0-7 and 8-15 of the key, big-endian, 0-padded */
-    struct block *b;
-};
-
-static struct keyed keyed_of(struct block *b)
+/* The first 16 bytes of B's key, big-endian words, 0-padded. */
+static struct radix_item keyed_of(struct block *b, size_t ref)
 {
     struct slice s = block_key(b);
     unsigned char bytes[16] = { 0 };
     memcpy(bytes, s.p, s.n < 16 ? s.n : 16);
-    struct keyed k = { { 0, 0 }, b };
-    for (int i = 0; i < 16; i++)
-        k.w[i / 8] = k.w[i / 8] << 8 | bytes[i];
+    struct radix_item k = { 0, 0, ref };
+    for (int i = 0; i < 8; i++) {
+        k.hi = k.hi << 8 | bytes[i];
+        k.lo = k.lo << 8 | bytes[8 + i];
+    }
     return k;
 }
 
-/* One stable pass of the radix sort on byte SHIFT/8 of word W, from SRC
- * to DST; 0 when every key has the same byte there (nothing moved). */
-static int pass(const struct keyed *src, struct keyed *dst, size_t n, int w,
-                int shift)
-{
-    size_t count[256] = { 0 };
-    for (size_t i = 0; i < n; i++)
-        count[src[i].w[w] >> shift & 0xff]++;
-    size_t at = 0;
-    for (int d = 0; d < 256; d++) {
-        if (count[d] == n)
-            return 0;
-        size_t c = count[d];
-        count[d] = at;
-        at += c;
-    }
-    for (size_t i = 0; i < n; i++)
-        dst[count[src[i].w[w] >> shift & 0xff]++] = src[i];
-    return 1;
-}
-
 /* Runs alike in their first 16 bytes, in full order. */
-static void finish_ties(struct block **b, const struct keyed *k, size_t n)
+static void finish_ties(struct block **b, const struct radix_item *k,
+                        size_t n)
 {
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
-        while (j < n && k[j].w[0] == k[i].w[0] && k[j].w[1] == k[i].w[1])
+        while (j < n && k[j].hi == k[i].hi && k[j].lo == k[i].lo)
             j++;
         if (j - i > 1)
             qsort(b + i, j - i, sizeof *b, by_key);
@@ -74,20 +53,18 @@ static void finish_ties(struct block **b, const struct keyed *k, size_t n)
 
 void keysort_blocks(struct block **b, size_t n)
 {
-    struct keyed *k = xmalloc((n + 1) * sizeof *k);
-    struct keyed *tmp = xmalloc((n + 1) * sizeof *tmp);
+    struct radix_item *k = xmalloc((n + 1) * sizeof *k);
+    struct radix_item *tmp = xmalloc((n + 1) * sizeof *tmp);
+    struct block **was = xmalloc((n + 1) * sizeof *was);
+    for (size_t i = 0; i < n; i++) {
+        k[i] = keyed_of(b[i], i);
+        was[i] = b[i];
+    }
+    const struct radix_item *sorted = radix_sort(k, tmp, n);
     for (size_t i = 0; i < n; i++)
-        k[i] = keyed_of(b[i]);
-    for (int w = 1; w >= 0; w--)
-        for (int shift = 0; shift < 64; shift += 8)
-            if (pass(k, tmp, n, w, shift)) {
-                struct keyed *t = k;
-                k = tmp;
-                tmp = t;
-            }
-    for (size_t i = 0; i < n; i++)
-        b[i] = k[i].b;
-    finish_ties(b, k, n);
+        b[i] = was[sorted[i].ref];
+    finish_ties(b, sorted, n);
+    free(was);
     free(k);
     free(tmp);
 }

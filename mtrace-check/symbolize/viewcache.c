@@ -137,11 +137,12 @@ static void build(struct view_cache *c, int32_t st)
     struct view_frames *out = &c->views[st];
     out->v = total ? cut(c, total) : NULL;
     out->n = out->cap = total;
-    size_t k = 0;
+    /* Runs are mostly one frame: copied by assignment, not memcpy. */
+    struct view_frame *to = out->v;
     for (uint32_t i = 0; i < s->nframes; i++) {
-        const struct frame_run *r = &c->scratch[i];
-        memcpy(out->v + k, c->pool.v + r->first, r->n * sizeof *out->v);
-        k += r->n;
+        const struct view_frame *from = c->pool.v + c->scratch[i].first;
+        for (uint32_t k = 0; k < c->scratch[i].n; k++)
+            *to++ = from[k];
     }
 }
 
