@@ -5,7 +5,9 @@
 # ~30 frames), python3 running real-py.py (json/re/collections), and the
 # sqlite3 shell inserting 200k rows into an in-memory table, indexing and
 # querying it.  For each: native, libmtrace (traced run + mtrace-check),
-# libmtrace-live (the same with MEMLEAK_CONFIG=log=live),
+# libmtrace-live (the same with MEMLEAK_CONFIG=log=live), libmtrace-report
+# (no log: the library's own report at exit gives the verdict, classes and
+# symbolized stacks, as LeakSanitizer's does),
 # LeakSanitizer's runtime preloaded (liblsan.so.0, no recompile: its
 # verdict is printed at exit), heaptrack (`heaptrack -o` + heaptrack_print)
 # and valgrind --leak-check=full; then libmtrace's log statistics (events,
@@ -18,8 +20,8 @@
 #
 # Usage: bench/realbench.py [--runs N] [--slow-runs N] [--only P1,P2]
 #                           [--tools T1,T2] [--no-stages] [--tmp DIR]
-#   --runs: interleaved rounds of native, libmtrace, libmtrace-live and
-#           lsan (3)
+#   --runs: interleaved rounds of native, libmtrace, libmtrace-live,
+#           libmtrace-report and lsan (3)
 #   --slow-runs: rounds of heaptrack and valgrind (1; valgrind runs
 #                cc1plus for minutes)
 #   --only: cxx, python, sqlite (all three by default)
@@ -110,6 +112,15 @@ class Tool:
         return all(n and os.path.exists(n) for n in self.needs)
 
 
+def report_written(tmp):
+    """No step after the run ([]) when the exit report is there, else None
+    (no verdict)."""
+    done = any(n.startswith("log.report.") and
+               os.path.getsize(os.path.join(tmp, n)) > 0
+               for n in os.listdir(tmp))
+    return [] if done else None
+
+
 def heaptrack_check(tmp):
     for ext in (".zst", ".gz", ""):
         path = os.path.join(tmp, "ht" + ext)
@@ -131,6 +142,13 @@ TOOLS = [
                             "MEMLEAK_CONFIG": "mtraceinit,log=live"},
          check=lambda tmp: [bl.CHECKER, os.path.join(tmp, "log")],
          needs=[bl.OURS, bl.CHECKER]),
+    # No log: the verdict is the report the library writes at exit (every
+    # leak's class and symbolized stack, doc/report.md), as
+    # LeakSanitizer prints its own; no step after the run.
+    Tool("libmtrace-report", {"LD_PRELOAD": bl.OURS,
+                              "MEMLEAK_CONFIG":
+                              "mtraceinit,report={tmp}/log.report.%p"},
+         check=lambda tmp: report_written(tmp), needs=[bl.OURS]),
     Tool("lsan", {"LD_PRELOAD": bl.LSAN,
                   "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
          needs=[bl.LSAN]),

@@ -318,7 +318,16 @@ struct memo_key {
     uintptr_t ip, sp;           /* the walk's start; ip 0: empty */
     uintptr_t top;              /* the highest word the walk read, 0: none */
     uintptr_t mid_slot, mid_ra; /* a middle frame: slot 0: none */
+    uintptr_t near_slot, near_ra; /* frame NEAR_FRAME: slot 0: none */
 };
+
+/* Walks from one start that the middle frame does not tell apart mostly
+ * part within their first frames, past the allocator's wrappers: on
+ * cc1plus 82% of the replays tried failed, at the third frame on average
+ * (bench/RESULTS.md).  The key checks that frame too, so a candidate that
+ * fails there costs a load of a word the walk reads anyway rather than the
+ * entry's arrays. */
+#define NEAR_FRAME 3
 
 struct memo_entry {
     uintptr_t bp; /* the walk's start, with its key's ip, sp */
@@ -392,12 +401,14 @@ void **fastunwind_memo_user(struct fastunwind_memo *m)
 
 /* Whether key K may be this walk: same start, every word it read on pages
  * known readable (the reads all lie between SP and the top one), and the
- * same middle frame. */
-static bool memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
-                           const struct bounds *b)
+ * same middle and near frames. */
+static inline __attribute__((always_inline)) bool
+memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
+               const struct bounds *b)
 {
     return k->ip == ip && k->sp == sp && k->top <= b->hi - 8 &&
-           (k->mid_slot == 0 || stack_load(k->mid_slot) == k->mid_ra);
+           (k->mid_slot == 0 || stack_load(k->mid_slot) == k->mid_ra) &&
+           (k->near_slot == 0 || stack_load(k->near_slot) == k->near_ra);
 }
 
 /* Whether candidate E is this walk: its frame count, or 0.
@@ -459,6 +470,17 @@ static int memo_guess(const struct fastunwind_memo *memo, uintptr_t ip,
     return memo->index[index_of(ip, sp, stack_load(slot))] - 1;
 }
 
+/* Fetches the keys of the first KEYS_AHEAD entries in BUCKET. */
+#define KEYS_AHEAD 8
+static inline void prefetch_keys(const struct fastunwind_memo *memo,
+                                 const uint64_t *bucket)
+{
+    int left = KEYS_AHEAD;
+    for (int w = 0; w < MEMO_WORDS; w++)
+        for (uint64_t bits = bucket[w]; bits && left; bits &= bits - 1, left--)
+            __builtin_prefetch(&memo->key[w * 64 + __builtin_ctzll(bits)]);
+}
+
 /* Candidate I if it holds this walk: its frame count, else 0. */
 static int memo_try(struct fastunwind_memo *memo, int i, void **frames, int max,
                     uintptr_t bp, const struct bounds *b, unsigned gen)
@@ -483,6 +505,7 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
 {
     if (memo == NULL)
         return walk(frames, max, ip, sp, bp, NULL, NULL);
+    const struct memo_entry *prev = memo->last;
     memo->last = NULL;
     if (max > memo->depth)
         return walk(frames, max, ip, sp, bp, NULL, NULL);
@@ -498,8 +521,12 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
         if (n)
             return n;
     }
-    /* Only the entries whose start falls in this walk's bucket. */
+    /* Only the entries whose start falls in this walk's bucket.  The first
+     * few keys are fetched at once: between two walks the program has
+     * often pushed them out of the cache, and checked one after the other
+     * each would be a miss of its own. */
     const uint64_t *bucket = memo->by_start[probe_of(ip, sp)];
+    prefetch_keys(memo, bucket);
     for (int w = 0; w < MEMO_WORDS; w++) {
         uint64_t others = bucket[w];
         if (guess >= 0 && guess / 64 == w)
@@ -515,6 +542,13 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
             }
         }
     }
+    /* A fresh walk: the rules of a walk much like it (the index's guess,
+     * else the thread's last walk) are fetched ahead, so that the walk's
+     * dependent loads of the rule cache find them in the cache. */
+    const struct memo_entry *like = guess >= 0 ? &memo->entry[guess] : prev;
+    if (like)
+        for (int k = 1; k < like->n; k++)
+            __builtin_prefetch(cache_set((uintptr_t)like->frames[k]));
     unsigned slot = memo->next++ % MEMO_ENTRIES;
     struct memo_key *key = &memo->key[slot];
     struct memo_entry *e = &memo->entry[slot];
@@ -548,6 +582,9 @@ int fastunwind_walk_memo(void **frames, int max, struct fastunwind_memo *memo,
     key->top = last >= 1 ? e->slots[last] : 0;
     key->mid_slot = mid >= 1 ? e->slots[mid] : 0;
     key->mid_ra = mid >= 1 ? (uintptr_t)e->frames[mid] : 0;
+    int near = n - 1 < NEAR_FRAME ? n - 1 : NEAR_FRAME;
+    key->near_slot = near >= 1 ? e->slots[near] : 0;
+    key->near_ra = near >= 1 ? (uintptr_t)e->frames[near] : 0;
     __atomic_store_n(&key->ip, ip, __ATOMIC_RELEASE);
     memo->by_start[probe_of(ip, sp)][slot / 64] |= 1ull << (slot % 64);
     memo->last = e;
