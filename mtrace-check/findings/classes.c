@@ -14,17 +14,6 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static const struct view_frames *frames_of(struct class_view *cv, int32_t st)
-{
-    if (st < 0 || (size_t)st >= cv->nviews)
-        return NULL;
-    if (!cv->viewed[st]) {
-        cv->viewed[st] = 1;
-        view_stack(&cv->e->ext, &cv->e->ext.stacks[st], &cv->views[st]);
-    }
-    return &cv->views[st];
-}
-
 /* Loss records: one per (class, stack). */
 static void group(struct class_view *cv, struct block **blocks, size_t n,
                   const uint64_t *indirect, size_t *rec_of)
@@ -104,7 +93,7 @@ static void apply_suppressions(struct class_view *cv)
 {
     for (size_t i = 0; i < cv->nrec; i++) {
         struct loss_record *r = &cv->rec[i];
-        r->frames = frames_of(cv, r->stack);
+        r->frames = viewcache_stack(cv->vcache, r->stack);
         if (r->cls == CLASS_REACHABLE || !cv->o->supp)
             continue;
         r->suppressed = supp_match_class(cv->o->supp, r->frames, (int)r->cls);
@@ -150,19 +139,18 @@ static int by_rank_then_size(const void *pa, const void *pb)
 }
 
 struct class_view *classview_build(struct engine *e, struct block **blocks,
-                                   size_t n, const struct class_options *o)
+                                   size_t n, const struct class_options *o,
+                                   struct view_cache *vc)
 {
     struct class_view *cv = xcalloc(1, sizeof *cv);
     cv->e = e;
     cv->o = o;
+    cv->vcache = vc;
     cv->cls = xcalloc(n + 1, 1);
     uint64_t *indirect = xcalloc(n + 1, sizeof *indirect);
     for (size_t i = 0; i < n; i++)
         cv->cls[i] = (uint8_t)verdicts_class(&e->verdicts, blocks[i],
                                              &indirect[i]);
-    cv->nviews = e->ext.nstacks;
-    cv->views = xcalloc(cv->nviews + 1, sizeof *cv->views);
-    cv->viewed = xcalloc(cv->nviews + 1, 1);
     size_t *rec_of = xcalloc(n + 1, sizeof *rec_of);
     group(cv, blocks, n, indirect, rec_of);
     blockinfo_attach(e, cv->rec, blocks, n, rec_of);
@@ -189,10 +177,6 @@ void classview_free(struct class_view *cv)
 {
     if (cv == NULL)
         return;
-    for (size_t i = 0; i < cv->nviews; i++)
-        free(cv->views[i].v);
-    free(cv->views);
-    free(cv->viewed);
     free(cv->rec);
     free(cv->cls);
     free(cv->supp_of);

@@ -20,16 +20,15 @@ struct class_view {
     int *supp_of; /* per block: its suppression's index, -1: none */
     struct loss_record *rec;
     size_t nrec;
-    struct view_frames *views; /* per stack index, built on demand */
-    uint8_t *viewed;
-    size_t nviews;
+    struct view_cache *vcache; /* the stacks' frames (findings') */
     struct class_sums sums;
 };
 
 /* Classes for BLOCKS[0..N) (the live blocks, in the order the leak table
- * lists them) and their loss records. */
+ * lists them) and their loss records, whose frames come from VC. */
 struct class_view *classview_build(struct engine *e, struct block **blocks,
-                                   size_t n, const struct class_options *o);
+                                   size_t n, const struct class_options *o,
+                                   struct view_cache *vc);
 void classview_free(struct class_view *cv);
 /* The class of BLOCKS[I]. */
 enum leak_class classview_class(const struct class_view *cv, size_t i);

@@ -6,6 +6,7 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #include "findings/findings.h"
 #include "findings/classes.h"
+#include "findings/keysort.h"
 #include "mtrace-sample.h"
 
 #include <stdlib.h>
@@ -14,18 +15,6 @@
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
     return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* Perl's default sort: byte-wise string comparison. */
-static int by_key(const void *a, const void *b)
-{
-    struct slice x = block_key(*(struct block *const *)a);
-    struct slice y = block_key(*(struct block *const *)b);
-    size_t n = x.n < y.n ? x.n : y.n;
-    int c = memcmp(x.p, y.p, n);
-    if (c)
-        return c;
-    return (x.n > y.n) - (x.n < y.n);
 }
 
 static void group_block(struct findings *f, struct ext_store *x,
@@ -38,8 +27,7 @@ static void group_block(struct findings *f, struct ext_store *x,
         lg->stack = b->stack;
         if (b->stack >= 0) {
             lg->sid = x->stacks[b->stack].sid;
-            view_stack(x, &x->stacks[b->stack], &f->views[f->ngroups]);
-            lg->frames = &f->views[f->ngroups];
+            lg->frames = viewcache_stack(f->vcache, b->stack);
         }
         *slot = (void *)(uintptr_t)(++f->ngroups);
     }
@@ -75,7 +63,6 @@ static int by_weight(const void *pa, const void *pb)
 static void group_leaks(struct findings *f, struct engine *e)
 {
     f->groups = xcalloc(f->nleaks + 1, sizeof *f->groups);
-    f->views = xcalloc(f->nleaks + 1, sizeof *f->views);
     u64map_init(&f->by_stack);
     if (e->ext.extended)
         for (size_t i = 0; i < f->nleaks; i++)
@@ -107,7 +94,7 @@ static void classify(struct findings *f, struct engine *e,
 {
     for (size_t i = 0; i < e->verdicts.nsuppressions; i++)
         supp_add(co->supp, e->verdicts.suppressions[i]);
-    f->cv = classview_build(e, f->blocks, f->nleaks, co);
+    f->cv = classview_build(e, f->blocks, f->nleaks, co, f->vcache);
     f->classified = 1;
     f->records = classview_records(f->cv, &f->nrecords);
     f->sums = *classview_sums(f->cv);
@@ -165,7 +152,8 @@ void findings_build(struct findings *f, struct engine *e, const char *log,
     f->stacks = &e->ext;
     f->blocks = table_collect(&e->table, &n);
     f->nleaks = f->judged && !logend_leaks_count(&e->end) ? 0 : n;
-    qsort(f->blocks, f->nleaks, sizeof *f->blocks, by_key);
+    keysort_blocks(f->blocks, f->nleaks); /* Perl's sort of the keys */
+    f->vcache = viewcache_new(&e->ext);
     group_leaks(f, e);
     /* A log with reachability verdicts is reported by class. */
     if (e->verdicts.scans && f->judged && co &&
@@ -189,15 +177,13 @@ void findings_destroy(struct findings *f)
 {
     growth_free(f);
     resfind_destroy(&f->resources);
-    for (size_t i = 0; i < f->nleaks + 1; i++)
-        free(f->views[i].v);
-    free(f->views);
     free(f->groups);
     u64map_destroy(&f->by_stack);
     if (f->cv)
         classview_free(f->cv); /* and its records */
     else
         free(f->records);
+    viewcache_free(f->vcache);
     free(f->blocks);
     memset(f, 0, sizeof *f);
 }
@@ -215,11 +201,8 @@ void findings_leak(const struct findings *f, size_t i, int with_caller,
                       with_caller ? engine_caller(f->e, b)
                                   : (struct slice){ "", 0 },
                       NULL };
-    if (b->stack >= 0) {
-        void **slot = u64map_get(&((struct findings *)f)->by_stack,
-                                 (uint64_t)(b->stack + 1));
-        l.frames = &f->views[(uintptr_t)*slot - 1];
-    }
+    if (b->stack >= 0)
+        l.frames = viewcache_stack(f->vcache, b->stack);
     *out = l;
 }
 

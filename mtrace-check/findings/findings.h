@@ -45,6 +45,7 @@
 #include "findings/growth.h"
 #include "findings/resfind.h"
 #include "symbolize/stackview.h"
+#include "symbolize/viewcache.h"
 #include "findings/suppress.h"
 #include "replay/verdict.h"
 #include "replay/warning.h"
@@ -162,7 +163,7 @@ struct findings {
     struct engine *e;
     struct block **blocks;
     struct u64map by_stack;
-    struct view_frames *views;
+    struct view_cache *vcache; /* every stack's frames (viewcache.h) */
     struct class_view *cv;
 
     /* Growth over the scans (growth.h): */

@@ -3,7 +3,9 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "findings/fingerprint.h"
+#include "findings/fp_hash.h"
 #include "findings/findings.h"
+#include "base/radix.h"
 #include "base/util.h"
 
 #include <inttypes.h>
@@ -28,24 +30,10 @@ int fp_frame_is_runtime(const struct view_frame *f)
     if (m == NULL)
         return 0;
     for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
-        if (strncmp(m, runtime[i], strlen(runtime[i])) == 0)
+        if (m[0] == runtime[i][0] &&
+            strncmp(m, runtime[i], strlen(runtime[i])) == 0)
             return 1;
     return 0;
-}
-
-/* Whether the stack has a frame of the program's own. */
-static int has_own(const struct view_frames *f)
-{
-    for (size_t i = 0; f && i < f->n; i++)
-        if (!fp_frame_is_runtime(&f->v[i]))
-            return 1;
-    return 0;
-}
-
-/* The frames that make the fingerprint: the own ones, or all. */
-static int counted(const struct view_frame *v, int own)
-{
-    return !own || !fp_frame_is_runtime(v);
 }
 
 /* An inline frame of memleak.h's (memleak_pool_alloc, the client API's
@@ -69,59 +57,42 @@ const struct view_frame *fp_own_frame(const struct view_frames *f)
     return &f->v[0];
 }
 
-/* FNV-1a, 64 bits: a fixed function of the bytes, the same on every
- * machine and in every version (the fingerprints are kept in files). */
-static uint64_t fnv(uint64_t h, const char *s)
-{
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ull;
-    }
-    h ^= 0xff; /* the end of a string: "ab" "c" differs from "a" "bc" */
-    return h * 0x100000001b3ull;
-}
-
-static uint64_t stack_hash(const struct view_frames *f)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    int own = has_own(f);
-    for (size_t i = 0; f && i < f->n; i++) {
-        const struct view_frame *v = &f->v[i];
-        if (!counted(v, own))
-            continue;
-        h = fnv(h, v->function ? v->function : "??");
-        /* Not the module: the program's file name may change (a test
-         * binary built under another name) and the leak stays. */
-        h = fnv(h, v->file ? base_name(v->file) : "");
-    }
-    return h;
-}
-
+/* One item prepared for the sort: its hash (fp_hash.h), and which of its
+ * frames count (the own ones, or all: fp_counted.h). */
 struct keyed {
     uint64_t h;
     const struct fp_item *it;
+    const uint8_t *counted; /* per frame, 1: counted; NULL: no frames */
 };
+
+/* The next counted frame of A at or after I. */
+static size_t next_counted(const struct keyed *a, size_t i)
+{
+    size_t n = a->it->frames ? a->it->frames->n : 0;
+    while (i < n && !a->counted[i])
+        i++;
+    return i;
+}
 
 /* The counted frames' lines, then their offsets: the order of two stacks
  * that share a hash. */
-static int by_place(const struct view_frames *a, const struct view_frames *b)
+static int by_place(const struct keyed *a, const struct keyed *b)
 {
-    int own_a = has_own(a), own_b = has_own(b);
+    const struct view_frames *fa = a->it->frames, *fb = b->it->frames;
+    size_t na = fa ? fa->n : 0, nb = fb ? fb->n : 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t i = 0, k = 0;
         for (;;) {
-            while (a && i < a->n && !counted(&a->v[i], own_a))
-                i++;
-            while (b && k < b->n && !counted(&b->v[k], own_b))
-                k++;
-            int end_a = !a || i >= a->n, end_b = !b || k >= b->n;
+            i = next_counted(a, i);
+            k = next_counted(b, k);
+            int end_a = i >= na, end_b = k >= nb;
             if (end_a || end_b) {
                 if (end_a != end_b)
                     return end_a ? -1 : 1;
                 break;
             }
-            uint64_t x = pass ? a->v[i].off : a->v[i].line;
-            uint64_t y = pass ? b->v[k].off : b->v[k].line;
+            uint64_t x = pass ? fa->v[i].off : fa->v[i].line;
+            uint64_t y = pass ? fb->v[k].off : fb->v[k].line;
             if (x != y)
                 return x < y ? -1 : 1;
             i++, k++;
@@ -135,20 +106,65 @@ static int by_hash_then_place(const void *pa, const void *pb)
     const struct keyed *a = pa, *b = pb;
     if (a->h != b->h)
         return a->h < b->h ? -1 : 1;
-    int c = by_place(a->it->frames, b->it->frames);
+    int c = by_place(a, b);
     if (c)
         return c;
     return (a->it->stack > b->it->stack) - (a->it->stack < b->it->stack);
 }
 
+/* K by by_hash_then_place: by hash in a radix sort (radix.h), then each
+ * run of one hash by the comparison. */
+static void sort_keyed(struct keyed *k, size_t n)
+{
+    struct radix_item *r = xmalloc((n + 1) * sizeof *r);
+    struct radix_item *tmp = xmalloc((n + 1) * sizeof *tmp);
+    struct keyed *was = xmalloc((n + 1) * sizeof *was);
+    for (size_t i = 0; i < n; i++) {
+        r[i] = (struct radix_item){ k[i].h, 0, i };
+        was[i] = k[i];
+    }
+    const struct radix_item *sorted = radix_sort(r, tmp, n);
+    for (size_t i = 0; i < n; i++)
+        k[i] = was[sorted[i].ref];
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && k[j].h == k[i].h)
+            j++;
+        if (j - i > 1)
+            qsort(k + i, j - i, sizeof *k, by_hash_then_place);
+        i = j;
+    }
+    free(was);
+    free(r);
+    free(tmp);
+}
+
+/* "%016" PRIx64, then ".%u" unless ORDINAL is 1, as snprintf would
+ * write them (a few hundred thousand records make snprintf show). */
+static void format_fp(char *out, uint64_t h, unsigned ordinal)
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 15; i >= 0; i--, h >>= 4)
+        out[i] = digits[h & 15];
+    out[16] = '\0';
+    if (ordinal != 1)
+        snprintf(out + 16, FP_LEN - 16, ".%u", ordinal);
+}
+
 void fingerprint_assign(struct fp_item *items, size_t n)
 {
     struct keyed *k = xcalloc(n + 1, sizeof *k);
+    uint64_t *h = xcalloc(n + 1, sizeof *h);
+    struct fp_counted c;
+    fp_counted_init(&c, items, n);
+    fp_hash_items(items, &c, n, h);
     for (size_t i = 0; i < n; i++) {
-        k[i].h = stack_hash(items[i].frames);
         k[i].it = &items[i];
+        k[i].counted = fp_counted_of(&c, i);
+        k[i].h = h[i];
     }
-    qsort(k, n, sizeof *k, by_hash_then_place);
+    free(h);
+    sort_keyed(k, n);
     unsigned ordinal = 0;
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || k[i].h != k[i - 1].h)
@@ -156,12 +172,9 @@ void fingerprint_assign(struct fp_item *items, size_t n)
         else if (k[i].it->stack != k[i - 1].it->stack)
             ordinal++;
         struct fp_item *it = (struct fp_item *)k[i].it;
-        if (ordinal == 1)
-            snprintf(it->fp, sizeof it->fp, "%016" PRIx64, k[i].h);
-        else
-            snprintf(it->fp, sizeof it->fp, "%016" PRIx64 ".%u", k[i].h,
-                     ordinal);
+        format_fp(it->fp, k[i].h, ordinal);
     }
+    fp_counted_destroy(&c);
     free(k);
 }
 

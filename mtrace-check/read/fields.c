@@ -274,6 +274,34 @@ static int plain_hex(const unsigned char *p, size_t n, uint64_t *out)
     return 1;
 }
 
+int parse_frame_field(const char *p, const char *end, uint64_t *mid,
+                      uint64_t *off, const char **field_end)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    const unsigned char *e = (const unsigned char *)end;
+    const unsigned char *digits = s;
+    uint64_t m = 0, v = 0;
+    unsigned d;
+
+    while (s < e && (unsigned)(*s - '0') < 10u)
+        m = m * 10 + (uint64_t)(*s++ - '0');
+    if (s == digits || s - digits > 19 || e - s < 3 || s[0] != ':' ||
+        s[1] != '0' || s[2] != 'x')
+        return 0;
+    s += 3;
+    const unsigned char *hex = s;
+    while (s < e && (d = hex_plus1[*s]) != 0) {
+        v = (v << 4) | (d - 1);
+        s++;
+    }
+    if (s == hex || s - hex > 16 || (s < e && !space_table[*s]))
+        return 0;
+    *mid = m;
+    *off = v;
+    *field_end = (const char *)s;
+    return 1;
+}
+
 uint64_t perl_hex(struct slice s)
 {
     const unsigned char *p = (const unsigned char *)s.p;

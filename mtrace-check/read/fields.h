@@ -39,6 +39,16 @@ uint64_t c_strtou64_hex(struct slice s);
 int parse_dec_u64(struct slice s, uint64_t *out);
 int parse_0xhex_u64(struct slice s, uint64_t *out); /* requires "0x" */
 
+/* The field starting at P (not whitespace) when it is "DEC:0xHEX", a "#s"
+ * record's frame in a module, with both numbers as parse_dec_u64 and
+ * parse_0xhex_u64 would accept them: returns 1 with *MID, *OFF and
+ * *FIELD_END (END or the whitespace byte after the field) set.  Returns 0
+ * for anything else, setting nothing (split the field and parse it in
+ * full then).  One pass over the bytes: a compiler's stack records are
+ * most of its log. */
+int parse_frame_field(const char *p, const char *end, uint64_t *mid,
+                      uint64_t *off, const char **field_end);
+
 /* The value of field F when it is "KEY=VALUE" with a VALUE of at least one
  * byte (the "#v", "#t" and "#C" records' keys), else a slice of length 0. */
 struct slice field_key_value(struct slice f, const char *key);

@@ -192,25 +192,77 @@ static int parse_frame(struct ext_store *x, struct slice s,
     return 0;
 }
 
+/* The module index of MID, for the frames of one record: the last
+ * answer is kept (no "#m" can come between them). */
+struct mid_memo {
+    int valid;
+    uint64_t mid;
+    int32_t index;
+};
+
+static int32_t memo_module(struct ext_store *x, struct mid_memo *c,
+                           uint64_t mid)
+{
+    if (!c->valid || c->mid != mid) {
+        c->valid = 1;
+        c->mid = mid;
+        c->index = module_index(x, mid);
+    }
+    return c->index;
+}
+
+/* The frames of a "#s" record, the fields from P to END (at most
+ * MTF_MAX_DEPTH of them, as split_fields would cut them; the rest are
+ * ignored); returns how many were well formed.  "MID:0xOFF" is read in
+ * one pass, every other field as parse_frame reads it. */
+static uint32_t read_frames(struct ext_store *x, const char *p,
+                            const char *end, struct frame_ref *frames)
+{
+    struct mid_memo memo = { 0, 0, 0 };
+    uint32_t n = 0;
+    for (size_t fields = 0; fields < MTF_MAX_DEPTH; fields++) {
+        while (p < end && perl_is_space((unsigned char)*p))
+            p++;
+        if (p == end)
+            break;
+        uint64_t mid;
+        const char *next;
+        if (parse_frame_field(p, end, &mid, &frames[n].off, &next)) {
+            frames[n].module = memo_module(x, &memo, mid);
+            if (frames[n].module < 0) {
+                frames[n].module = FRAME_UNKNOWN_MODULE;
+                x->dangling_refs++;
+            }
+            n++;
+            p = next;
+            continue;
+        }
+        struct slice f = { p, 0 };
+        split_fields(p, (size_t)(end - p), &f, 1);
+        if (parse_frame(x, f, &frames[n]) == 0)
+            n++;
+        else
+            x->bad_records++;
+        p = f.p + f.n;
+    }
+    return n;
+}
+
 /* "#s SID FRAME..." */
 static void record_stack(struct ext_store *x, const char *line, size_t len)
 {
-    struct slice f[2 + MTF_MAX_DEPTH];
-    size_t nf = split_fields(line, len, f, 2 + MTF_MAX_DEPTH);
+    struct slice f[2];
+    size_t nf = split_fields(line, len, f, 2);
     uint64_t sid;
 
     if (nf < 2 || parse_dec_u64(f[1], &sid) || x->nstacks >= INT32_MAX - 1) {
         x->bad_records++;
         return;
     }
-    struct frame_ref *frames = xmalloc((nf - 2 + 1) * sizeof *frames);
-    uint32_t n = 0;
-    for (size_t i = 2; i < nf; i++) {
-        if (parse_frame(x, f[i], &frames[n]) == 0)
-            n++;
-        else
-            x->bad_records++;
-    }
+    struct frame_ref buf[MTF_MAX_DEPTH];
+    uint32_t n = read_frames(x, f[1].p + f[1].n, line + len, buf);
+    struct frame_ref *frames = xmalloc((n + 1) * sizeof *frames);
+    memcpy(frames, buf, n * sizeof *frames);
     if (x->nstacks == x->cap_stacks) {
         x->cap_stacks = x->cap_stacks ? x->cap_stacks * 2 : 64;
         x->stacks = xrealloc(x->stacks, x->cap_stacks * sizeof *x->stacks);

@@ -74,8 +74,8 @@ static struct view_frame *push(struct view_frames *out)
     return f;
 }
 
-static void view_one(struct ext_store *x, const struct frame_ref *ref,
-                     struct view_frames *out)
+void view_frame_ref(struct ext_store *x, const struct frame_ref *ref,
+                    struct view_frames *out)
 {
     if (ref->module < 0) {
         struct view_frame *f = push(out);
@@ -118,5 +118,5 @@ void view_stack(struct ext_store *x, const struct stack *s,
 {
     out->n = 0;
     for (uint32_t i = 0; i < s->nframes; i++)
-        view_one(x, &s->frames[i], out);
+        view_frame_ref(x, &s->frames[i], out);
 }

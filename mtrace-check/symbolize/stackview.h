@@ -35,4 +35,9 @@ void view_init(const char *binary);
 void view_stack(struct ext_store *x, const struct stack *s,
                 struct view_frames *out);
 
+/* Append the readable frames of one recorded frame REF to OUT: one, or
+ * more for inlined calls (what view_stack appends for it). */
+void view_frame_ref(struct ext_store *x, const struct frame_ref *ref,
+                    struct view_frames *out);
+
 #endif

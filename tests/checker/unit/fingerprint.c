@@ -10,6 +10,7 @@
 #include "output/cireport.h"
 #include "findings/fingerprint.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -127,6 +128,82 @@ START_TEST(same_functions_other_lines)
     drop(&lo);
     drop(&hi);
     drop(&same_line);
+}
+END_TEST
+
+/* The hash as fingerprint.h defines it, one byte at a time. */
+static uint64_t ref_fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return (h ^ 0xff) * 0x100000001b3ull;
+}
+
+static int ref_runtime(const struct view_frame *v)
+{
+    return v->module && strstr(v->module, "/libc.so") != NULL;
+}
+
+static uint64_t ref_hash(const struct view_frames *f)
+{
+    int own = 0;
+    for (size_t i = 0; i < f->n; i++)
+        own |= !ref_runtime(&f->v[i]);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < f->n; i++) {
+        const struct view_frame *v = &f->v[i];
+        if (own && ref_runtime(v))
+            continue;
+        const char *file = v->file ? strrchr(v->file, '/') : NULL;
+        h = ref_fnv(h, v->function ? v->function : "??");
+        h = ref_fnv(h, file ? file + 1 : v->file ? v->file : "");
+    }
+    return h;
+}
+
+/* Enough records that their hashes are taken in two threads: each is
+ * the hash of its own frames, runtime frames left out unless the stack
+ * has no other, and two records of one stack share their fingerprint. */
+START_TEST(many_records)
+{
+    enum { N = 6000, POOL = 7 };
+    static const char *const fn[POOL] = { "f", NULL, "operator new(unsigned long)",
+                                          "main", "a_rather_long_function_name", "g", "" };
+    static const char *const file[POOL] = { "/s/x.c", NULL, "y.cc", "/a/b/c/z.c",
+                                            NULL, "/s/x.c", "/" };
+    static const char *const mod[POOL] = { "/p", LIBC, "/p", NULL, LIBC,
+                                           "/usr/lib/libc.so.6", "/q" };
+    unsigned seed = (unsigned)ut_seed(9);
+    struct view_frames *v = calloc(N, sizeof *v);
+    struct fp_item *it = calloc(N + 1, sizeof *it);
+    for (size_t i = 0; i < N; i++) {
+        v[i].n = v[i].cap = rnd(&seed) % 12;
+        v[i].v = calloc(v[i].n + 1, sizeof *v[i].v);
+        for (size_t k = 0; k < v[i].n; k++) {
+            unsigned a = rnd(&seed) % POOL, b = rnd(&seed) % POOL;
+            v[i].v[k] = (struct view_frame){ .function = fn[a], .file = file[b],
+                                             .module = mod[rnd(&seed) % POOL],
+                                             .line = rnd(&seed) % 3,
+                                             .off = rnd(&seed) % 5 };
+        }
+        it[i].frames = i % 50 == 7 ? NULL : &v[i];
+        it[i].stack = (int32_t)i;
+    }
+    it[N] = it[N - 1]; /* one stack, two records */
+    fingerprint_assign(it, N + 1);
+    for (size_t i = 0; i < N; i++) {
+        char want[FP_LEN];
+        snprintf(want, sizeof want, "%016" PRIx64,
+                 it[i].frames ? ref_hash(it[i].frames)
+                              : (uint64_t)0xcbf29ce484222325ull);
+        UT_CHECK(strncmp(it[i].fp, want, 16) == 0, "record %zu: %s, want %s",
+                 i, it[i].fp, want);
+    }
+    ck_assert_str_eq(it[N].fp, it[N - 1].fp);
+    for (size_t i = 0; i < N; i++)
+        free(v[i].v);
+    free(v);
+    free(it);
 }
 END_TEST
 
@@ -249,6 +326,7 @@ Suite *make_suite(void)
     tcase_add_test(t, no_addresses_lines_dirs_modules);
     tcase_add_test(t, runtime_only);
     tcase_add_test(t, same_functions_other_lines);
+    tcase_add_test(t, many_records);
     tcase_add_test(t, baseline_files);
     tcase_add_test(t, generated_patterns);
     tcase_add_test(t, junit_escaping);
