@@ -253,6 +253,22 @@ void writer_put(struct writer *w, const char *s, size_t n)
         writer_flush(w);
 }
 
+char *writer_room(struct writer *w, size_t n)
+{
+    if (w->failed || w->fd < 0 || n > w->cap)
+        return NULL;
+    if (w->len + n > w->cap && (make_room(w) || w->len + n > w->cap))
+        return NULL;
+    return w->buf + w->len;
+}
+
+void writer_commit(struct writer *w, size_t n)
+{
+    w->len += n;
+    if (w->unbuffered && n && w->buf[w->len - 1] == '\n')
+        writer_flush(w);
+}
+
 void writer_puts(struct writer *w, const char *s)
 {
     writer_put(w, s, strlen(s));

@@ -55,6 +55,15 @@ void writer_grow_fd_table(void);
  * every call is a no-op. */
 void writer_put(struct writer *w, const char *s, size_t n);
 void writer_puts(struct writer *w, const char *s);
+/* N bytes of room at the end of the buffer (flushing first when it has
+ * less), to format a piece in place and hand it over with writer_commit:
+ * no copy, one call for a piece of many fields.  NULL when there is none
+ * (a failure, a buffer smaller than N, one that cannot be written out):
+ * the caller then writes the piece with writer_put, which does what it
+ * always did in those cases. */
+char *writer_room(struct writer *w, size_t n);
+/* The first N bytes of the room just asked for are the piece. */
+void writer_commit(struct writer *w, size_t n);
 void writer_putc(struct writer *w, char c);
 void writer_ptr(struct writer *w, uint64_t v); /* %p              */
 void writer_dec(struct writer *w, uint64_t v);

@@ -178,7 +178,13 @@ static void sum_live(struct stack *s, void *arg)
 void report_live(long *bytes, long *blocks)
 {
     long totals[2] = { 0, 0 };
-    stacktab_each(sum_live, totals);
+    if (sampler_count_unit() == 1) { /* no stack's count to round */
+        struct stack_counts c;
+        counters_total(&c);
+        totals[0] = c.alloc_bytes - c.freed_bytes;
+        totals[1] = c.allocs - c.frees;
+    } else
+        stacktab_each(sum_live, totals);
     *bytes = totals[0];
     *blocks = totals[1];
 }

@@ -99,6 +99,33 @@ void counters_sum(uint32_t id, struct stack_counts *out)
     }
 }
 
+/* Stack ids start at 1: entry 0 of the first chunk is never a stack's. */
+static void add_chunk(struct stack_counts *sum, const struct stack_counts *c,
+                      uint32_t first)
+{
+    for (uint32_t i = first; i < CHUNK; i++)
+        add_into(sum, &c[i]);
+}
+
+static void add_record(struct stack_counts *sum, struct thread_record *r)
+{
+    for (uint32_t t = 0; t < TOP; t++) {
+        struct stack_counts *_Atomic *mid = atomic_load(&r->counters[t]);
+        for (uint32_t m = 0; mid && m < MID; m++) {
+            struct stack_counts *chunk = atomic_load(&mid[m]);
+            if (chunk)
+                add_chunk(sum, chunk, t == 0 && m == 0);
+        }
+    }
+}
+
+void counters_total(struct stack_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    for (struct thread_record *r = thread_records(); r; r = r->next_all)
+        add_record(out, r);
+}
+
 void counters_reset_after_fork(void)
 {
     for (struct thread_record *r = thread_records(); r; r = r->next_all)

@@ -22,6 +22,11 @@ void counters_add_alloc(uint32_t id, long blocks, long bytes);
 void counters_add_free(uint32_t id, long blocks, long bytes);
 /* Sum over all threads, dead or alive. */
 void counters_sum(uint32_t id, struct stack_counts *out);
+/* The sum of every stack's counters over all threads: what a loop of
+ * counters_sum over the stack table adds up, read from each thread's
+ * chunks in order instead of stack by stack (on cc1plus: 107k stacks,
+ * each one's struct and counters a cache miss; bench/RESULTS.md). */
+void counters_total(struct stack_counts *out);
 /* In a fork child: what the parent allocated is not the child's. */
 void counters_reset_after_fork(void);
 #endif

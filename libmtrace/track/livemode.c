@@ -15,34 +15,76 @@
 
 int livemode_on;
 
+/* The blocks' lines go out in the live table's order, each reading its
+ * stack, the stack's frames and "@ WHERE " from all over the heap: one
+ * cache miss after the other when read as they come.  So the blocks wait
+ * their turn in a ring, read ahead: the stack when a block comes in, what
+ * the stack points to halfway through, the line when it leaves. */
+#define AHEAD 16
+
+struct pending {
+    uintptr_t ptr;
+    size_t size;
+    struct stack *s;
+};
+
+struct survivors {
+    struct pending ring[AHEAD];
+    size_t n; /* blocks come in so far */
+};
+
+static void read_ahead(const struct stack *s)
+{
+    if (s == NULL)
+        return;
+    __builtin_prefetch(s->head);
+    __builtin_prefetch(s->frames);
+}
+
 static void put_block(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
 {
-    livelog_put_alloc(ptr, size, stacktab_by_id(stack));
-    ++*(size_t *)arg;
+    struct survivors *b = arg;
+    struct stack *s = stacktab_by_id(stack);
+    __builtin_prefetch(s);
+    if (b->n >= AHEAD / 2)
+        read_ahead(b->ring[(b->n - AHEAD / 2) % AHEAD].s);
+    struct pending *p = &b->ring[b->n++ % AHEAD];
+    if (b->n > AHEAD)
+        livelog_put_alloc(p->ptr, p->size, p->s);
+    *p = (struct pending){ .ptr = ptr, .size = size, .s = s };
 }
 
-static void add_counts(struct stack *s, void *arg)
+/* The blocks still in the ring, in order. */
+static void put_rest(struct survivors *b)
 {
-    struct livelog_totals *t = arg;
-    struct stack_counts c;
-    counters_sum(stack_id(s), &c);
-    t->allocs += (uint64_t)c.allocs;
-    t->alloc_bytes += (uint64_t)c.alloc_bytes;
-    t->frees += (uint64_t)c.frees;
-    t->freed_bytes += (uint64_t)c.freed_bytes;
+    size_t first = b->n > AHEAD ? b->n - AHEAD : 0;
+    for (size_t i = first; i < b->n; i++) {
+        struct pending *p = &b->ring[i % AHEAD];
+        livelog_put_alloc(p->ptr, p->size, p->s);
+    }
 }
 
-void livemode_write_locked(void)
+/* Not inlined into the scan (scan.c): the ring's copies of block
+ * addresses stay in a frame below the scanner's stack pointer, never
+ * among its roots. */
+__attribute__((noinline)) void livemode_write_locked(void)
 {
     if (!livemode_on)
         return;
-    size_t written = 0;
-    livetab_each_unwritten(put_block, &written);
+    struct survivors b = { .n = 0 };
+    livetab_each_unwritten(put_block, &b);
+    put_rest(&b);
     /* A fork child's log opens on its first line: totals are none. */
-    if (written == 0 && tracelog_path() == NULL)
+    if (b.n == 0 && tracelog_path() == NULL)
         return;
-    struct livelog_totals t = { 0 };
-    stacktab_each(add_counts, &t);
+    struct stack_counts c;
+    counters_total(&c);
+    struct livelog_totals t = {
+        .allocs = (uint64_t)c.allocs,
+        .alloc_bytes = (uint64_t)c.alloc_bytes,
+        .frees = (uint64_t)c.frees,
+        .freed_bytes = (uint64_t)c.freed_bytes,
+    };
     t.peak_bytes = (uint64_t)tracer_peak_bytes(
         (long)(t.alloc_bytes - t.freed_bytes));
     livelog_put_totals(&t);
