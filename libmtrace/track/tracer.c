@@ -237,10 +237,14 @@ static void log_release(char op, void *ptr, uint32_t id, size_t size,
     count_free(id, size);
     /* "@ WHERE" of a release is read by glibc's checker only to warn about
      * a block never allocated, which our logs never hold: only the classic
-     * log (glibc's exact lines) writes it (doc/format.md). */
-    tracelog_event(op, ptr, 0, 0, stacktab_by_id(id),
-                   mt_config.classic ? frametab_get((uintptr_t)caller) : NULL,
-                   tag);
+     * log (glibc's exact lines) writes it (doc/format.md).  Without a log
+     * (a report at exit only) the stack is not even looked up: a cache
+     * miss a free. */
+    if (tracelog_logging())
+        tracelog_event(op, ptr, 0, 0, stacktab_by_id(id),
+                       mt_config.classic ? frametab_get((uintptr_t)caller)
+                                         : NULL,
+                       tag);
     if (found == LIVE_FOUND_UNMARKED)
         threadlog_flush_mine();
 }
