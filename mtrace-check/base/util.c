@@ -126,3 +126,9 @@ uint64_t hash_bytes_any(const void *p, size_t n)
     h *= 0xff51afd7ed558ccdULL;
     return h ^ (h >> 32);
 }
+
+const char *path_base(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path;
+}

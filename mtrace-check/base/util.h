@@ -29,6 +29,9 @@ char *xstrdup(const char *s);
 int slice_eq(struct slice a, const char *lit);
 int slice_starts(struct slice a, const char *lit);
 
+/* The last component of PATH (after its last '/'); NULL for NULL. */
+const char *path_base(const char *path);
+
 static inline uint64_t load_u64(const unsigned char *p)
 {
     uint64_t v;

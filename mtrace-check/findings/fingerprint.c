@@ -13,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *base_name(const char *path)
-{
-    const char *slash = path ? strrchr(path, '/') : NULL;
-    return slash ? slash + 1 : path;
-}
-
 int fp_frame_is_runtime(const struct view_frame *f)
 {
     static const char *const runtime[] = {
@@ -26,7 +20,7 @@ int fp_frame_is_runtime(const struct view_frame *f)
         "libstdc++.so", "libgcc_s.so", "libm.so",      "libpthread.so",
         "libdl.so",     "libmtrace.so",
     };
-    const char *m = base_name(f->module);
+    const char *m = path_base(f->module);
     if (m == NULL)
         return 0;
     for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
@@ -40,7 +34,7 @@ int fp_frame_is_runtime(const struct view_frame *f)
  * wrappers): in the program's code, but not the place to show. */
 static int api_inline(const struct view_frame *f)
 {
-    return f->inlined && f->file && strcmp(base_name(f->file), "memleak.h") == 0;
+    return f->inlined && f->file && strcmp(path_base(f->file), "memleak.h") == 0;
 }
 
 const struct view_frame *fp_own_frame(const struct view_frames *f)

@@ -3,6 +3,7 @@
  *
  * Copyright (C) 2026 the libmtrace authors. */
 #include "findings/fp_hash.h"
+#include "base/util.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -10,12 +11,6 @@
 /* Below this many records one thread does it all: a thread costs more
  * than it saves. */
 enum { SPLIT_MIN = 4096 };
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
 
 /* FNV-1a, 64 bits, over the bytes of S and then 0xff: "ab" "c" differs
  * from "a" "bc". */
@@ -39,7 +34,7 @@ static uint64_t stack_hash(const struct view_frames *f, const uint8_t *counted)
         h = fnv(h, v->function ? v->function : "??");
         /* Not the module: the program's file name may change (a test
          * binary built under another name) and the leak stays. */
-        h = fnv(h, v->file ? base_name(v->file) : "");
+        h = fnv(h, v->file ? path_base(v->file) : "");
     }
     return h;
 }

@@ -268,12 +268,6 @@ static int matches_alloc_frame(const struct vg_supp_frame *f)
     return 0;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
 static int matches_frame(const struct vg_supp_frame *f,
                          const struct view_frame *v)
 {
@@ -286,7 +280,7 @@ static int matches_frame(const struct vg_supp_frame *f,
     case VGF_OBJ:
         return vg_wildcard(f->pattern, v->module ? v->module : "???");
     case VGF_SRC:
-        return v->file && vg_wildcard(f->pattern, base_name(v->file)) &&
+        return v->file && vg_wildcard(f->pattern, path_base(v->file)) &&
                (f->line == 0 || f->line == v->line);
     default:
         return 1;
