@@ -304,65 +304,21 @@ static void find_loader(void)
     }
 }
 
-static unsigned loader_flag(const struct stack *s)
+static unsigned loader_flag(uint32_t stack)
 {
+    const struct stack *s = loader_span ? stacktab_by_id(stack) : NULL;
     return s && s->depth && s->addrs[0] - loader_lo < loader_span
                ? BLOCK_LOADER
                : 0;
 }
 
-/* The live table's blocks come in its order, each one's stack somewhere
- * else in memory: they wait in a ring while their stack's first address
- * is fetched (cc1plus's 74,705 blocks at exit: a cache miss each). */
-#define AHEAD 16
-
-struct collect {
-    struct blockset *bs;
-    struct {
-        uintptr_t ptr;
-        size_t size;
-        uint32_t stack;
-        const struct stack *s;
-    } ring[AHEAD];
-    size_t n;
-};
-
 /* A fork child's inherited blocks (LIVE_STACK_INHERITED) are the
  * parent's: walked through, never reported. */
-static void add_block_now(struct collect *c, size_t k)
-{
-    blockset_add(c->bs, c->ring[k].ptr, c->ring[k].size, c->ring[k].stack,
-                 c->ring[k].stack == LIVE_STACK_INHERITED
-                     ? BLOCK_FOREIGN
-                     : loader_flag(c->ring[k].s));
-}
-
 static void add_block(uintptr_t ptr, size_t size, uint32_t stack, void *arg)
 {
-    struct collect *c = arg;
-    const struct stack *s = loader_span && stack != LIVE_STACK_INHERITED
-                                ? stacktab_by_id(stack)
-                                : NULL;
-    if (s)
-        __builtin_prefetch(&s->addrs[0]);
-    size_t k = c->n++ % AHEAD;
-    if (c->n > AHEAD)
-        add_block_now(c, k);
-    c->ring[k].ptr = ptr;
-    c->ring[k].size = size;
-    c->ring[k].stack = stack;
-    c->ring[k].s = s;
-}
-
-/* Not inlined: the ring's copies of block addresses stay in a frame below
- * the scanner's stack pointer, never among the roots (roots.c scans this
- * thread's stack from there up). */
-static __attribute__((noinline)) void add_blocks(struct blockset *bs)
-{
-    struct collect c = { .bs = bs, .n = 0 };
-    livetab_each(add_block, &c);
-    for (size_t i = c.n > AHEAD ? c.n - AHEAD : 0; i < c.n; i++)
-        add_block_now(&c, i % AHEAD);
+    blockset_add(arg, ptr, size, stack,
+                 stack == LIVE_STACK_INHERITED ? BLOCK_FOREIGN
+                                               : loader_flag(stack));
 }
 
 /* A pool's block or a tracked mapping (xblocks.h, mark.h). */
@@ -558,7 +514,7 @@ static int scan_locked(struct scan_result *res, const char *trigger,
         return -1;
     }
     phase("locked");
-    add_blocks(bs);
+    livetab_each(add_block, bs);
     xblocks_each(add_xblock, bs);
     heapwalk_each_live(add_old_chunk, bs);
     phase("collected");
