@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* offload.h - a live log's table work on another CPU (offload.c).
  *
- * While the program has one thread, its events are put in a ring as they
- * come (the block, and the frames the program's thread unwound) and a
- * thread of libmtrace's own enters them in the tables (stack table, live
- * table, counters) on another CPU, in order.  Whoever reads the tables
- * first drains the ring (offload_drain).  The program's second thread
- * turns it off for good: its first event waits until the ring is empty,
- * and from then on every thread does its own work, as without it. */
+ * Once the tracer starts it (track/tracer.c: a program that has met
+ * MEMLEAK_CONFIG=offload= distinct stacks and still has one thread), that
+ * thread's events are put in a ring as they come (the block, and the
+ * frames it unwound or the stack the unwinder's memo knew) and a thread
+ * of libmtrace's own enters them in the tables (stack table, live table,
+ * counters) on another CPU, in order.  Whoever reads the tables first
+ * drains the ring (offload_drain).  The program's second thread turns it
+ * off for good: its first event waits until the ring is empty, and from
+ * then on every thread does its own work, as without it; so do a fork
+ * and the end of the process. */
 #ifndef MT_OFFLOAD_H
 #define MT_OFFLOAD_H
 #include <stdatomic.h>
