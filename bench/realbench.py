@@ -5,7 +5,9 @@
 # ~30 frames), python3 running real-py.py (json/re/collections), and the
 # sqlite3 shell inserting 200k rows into an in-memory table, indexing and
 # querying it.  For each: native, libmtrace (traced run + mtrace-check),
-# libmtrace-live (the same with MEMLEAK_CONFIG=log=live), libmtrace-report
+# libmtrace-live (the same with MEMLEAK_CONFIG=log=live, whose table work
+# goes to a thread of its own on another CPU), libmtrace-live-inline (the
+# live log with offload=0: that work on the program's thread), libmtrace-report
 # (no log: the library's own report at exit gives the verdict, classes and
 # symbolized stacks, as LeakSanitizer's does),
 # LeakSanitizer's runtime preloaded (liblsan.so.0, no recompile: its
@@ -21,7 +23,7 @@
 # Usage: bench/realbench.py [--runs N] [--slow-runs N] [--only P1,P2]
 #                           [--tools T1,T2] [--no-stages] [--tmp DIR]
 #   --runs: interleaved rounds of native, libmtrace, libmtrace-live,
-#           libmtrace-report and lsan (3)
+#           libmtrace-live-inline, libmtrace-report and lsan (3)
 #   --slow-runs: rounds of heaptrack and valgrind (1; valgrind runs
 #                cc1plus for minutes)
 #   --only: cxx, python, sqlite (all three by default)
@@ -140,6 +142,14 @@ TOOLS = [
     Tool("libmtrace-live", {"LD_PRELOAD": bl.OURS,
                             "MALLOC_TRACE": "{tmp}/log",
                             "MEMLEAK_CONFIG": "mtraceinit,log=live"},
+         check=lambda tmp: [bl.CHECKER, os.path.join(tmp, "log")],
+         needs=[bl.OURS, bl.CHECKER]),
+    # The same with every event's table work on the program's thread
+    # (offload=0, libmtrace/track/offload.h): what the ring saves.
+    Tool("libmtrace-live-inline", {"LD_PRELOAD": bl.OURS,
+                                   "MALLOC_TRACE": "{tmp}/log",
+                                   "MEMLEAK_CONFIG":
+                                   "mtraceinit,log=live,offload=0"},
          check=lambda tmp: [bl.CHECKER, os.path.join(tmp, "log")],
          needs=[bl.OURS, bl.CHECKER]),
     # No log: the verdict is the report the library writes at exit (every

@@ -109,7 +109,13 @@ enum log_kind { LOG_FULL, LOG_LIVE };
       "later; the tracer still unwinds and keeps every live block's stack. "   \
       "The log is far smaller and still valid for mtrace-check and glibc's "   \
       "mtrace, but holds no history (no totals from events, no churn). Not "   \
-      "with classic or sample=: those write the full log")
+      "with classic or sample=: those write the full log")                    \
+    X(offload, NUMBER, 4096, 0, 1000000000, NULL, "N",                        \
+      "in a live log, once the program has met N distinct stacks, if it has "  \
+      "one thread and the machine a second CPU: the thread only unwinds, and " \
+      "a thread of libmtrace's own enters its events in the tables on the "    \
+      "other CPU, in order, until the program's second thread or a fork "      \
+      "(then every thread does its own again). 0: never")
 
 extern const char *const config_unwinders[];
 extern const char *const config_compressors[];

@@ -26,6 +26,8 @@ enum lock_rank {
     LOCK_RANK_NONE, /* not checked */
     LOCK_RANK_CONTROL,
     LOCK_RANK_REPORT,
+    LOCK_RANK_OFFLOAD, /* the ring's stop (track/offload.h); fork's prepare
+                          may hold the report lock */
     LOCK_RANK_BUFFER,
     LOCK_RANK_LOG,
     LOCK_RANK_STACKS,

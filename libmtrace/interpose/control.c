@@ -23,6 +23,7 @@
 #include "log/tracelog.h"
 #include "track/livemode.h"
 #include "track/tracer.h"
+#include "track/offload.h"
 #include "unwind/unwind.h"
 #include "base/valgrind.h"
 #include "base/writer.h"
@@ -150,6 +151,8 @@ static void release_and_flush_at_exit(void *unused)
     /* exit() from a signal handler that interrupted the tracer: this
      * thread may hold the log lock, so the buffer is left as it is. */
     GUARD_SCOPE(entered);
+    /* freeres' "-" lines out; what later destructors free, inline. */
+    offload_stop();
     if (entered)
         tracelog_exit();
 }
@@ -160,6 +163,7 @@ static void end_log(const char *reason)
     GUARD_SCOPE(entered);
     if (entered && tracer_started()) {
         periodic_pause(); /* no scan's records after "#e" */
+        offload_stop(); /* the ring's "-" lines before "#e" */
         if (tracer_active())
             livemode_write(); /* a live log's blocks that are not in it */
         tracelog_end(reason, 0, 0);
@@ -213,6 +217,7 @@ static void start_collection(void)
         sampler_configure((size_t)mt_config.sample, (uint64_t)mt_config.seed);
         suppress_load(mt_config.suppressions);
         scan_init();
+        offload_set_thread_hook(scan_own_thread_started); /* never stopped */
         if (mt_config.reach && !mt_sample_rate)
             heapwalk_snapshot(); /* the blocks live before we collect */
         tracer_start();
@@ -305,6 +310,7 @@ MT_EXPORT int dlclose(void *handle)
         return -1;
     if (!tracer_started())
         return real_dlclose(handle);
+    tracer_before_dlclose();
     gate_enter();
     int result = real_dlclose(handle);
     gate_leave();

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "base/real.h"
 #include "scan/scan.h"
+#include "track/offload.h"
 #include "../include/mtrace-format.h"
 #include "base/config.h"
 #include "base/diag.h"
@@ -597,6 +598,7 @@ static int run(struct scan_result *res, const char *trigger);
 int scan_run(struct scan_result *res, const char *trigger)
 {
     survivors_written = 0;
+    offload_drain(); /* the tables hold every event so far */
     int result = run(res, trigger);
     if (!survivors_written)
         livemode_write();

@@ -210,19 +210,25 @@ static const char *file_name(const struct link_map *l)
     return l->l_name;
 }
 
+/* dladdr() where it may take the loader's lock (modmap_no_loader_here). */
+static int loader_dladdr(const void *addr, Dl_info *info)
+{
+    return modmap_loader_here() ? dladdr(addr, info) : 0;
+}
+
 int dynsyms_addr(const void *addr, struct module *mod, Dl_info *info)
 {
     struct dl_find_object found;
     if (mod == NULL || _dl_find_object == NULL ||
         _dl_find_object((void *)addr, &found) != 0)
-        return dladdr(addr, info);
+        return loader_dladdr(addr, info);
     const struct link_map *l = found.dlfo_link_map;
     const char *fname = file_name(l);
     if (l->l_addr != mod->bias || fname == NULL)
-        return dladdr(addr, info);
+        return loader_dladdr(addr, info);
     struct dynsyms *t = table_of(mod, l);
     if (t == NULL)
-        return dladdr(addr, info);
+        return loader_dladdr(addr, info);
     const struct elfsym *e = lookup(t, (uintptr_t)addr - l->l_addr);
     info->dli_fname = fname;
     info->dli_fbase = found.dlfo_map_start;

@@ -344,7 +344,19 @@ void modmap_note_fork_child(void)
     in_fork_child = 1;
 }
 
+static __thread char no_loader_here __attribute__((tls_model("initial-exec")));
+
+void modmap_no_loader_here(void)
+{
+    no_loader_here = 1;
+}
+
+int modmap_loader_here(void)
+{
+    return !no_loader_here;
+}
+
 int modmap_loader_list_usable(void)
 {
-    return !in_fork_child;
+    return !in_fork_child && !no_loader_here;
 }

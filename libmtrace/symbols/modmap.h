@@ -55,5 +55,10 @@ void modmap_note_fork_child(void);
  * _dl_find_object() alone, which takes no lock; unwinders that need
  * dl_iterate_phdr (libunwind) give way to fastunwind (unwind.c). */
 int modmap_loader_list_usable(void);
+/* The calling thread never enters the loader (the ring's consumer,
+ * track/offload.h: a thread waiting for it may hold the loader's lock):
+ * what the lock-free lookups cannot name stays unnamed there. */
+void modmap_no_loader_here(void);
+int modmap_loader_here(void); /* 0 on such a thread */
 
 #endif

@@ -8,6 +8,7 @@
 #include "track/livemode.h"
 #include "track/counters.h"
 #include "track/livetab.h"
+#include "track/offload.h"
 #include "track/tracer.h"
 #include "log/livelog.h"
 #include "log/tracelog.h"
@@ -92,6 +93,7 @@ __attribute__((noinline)) void livemode_write_locked(void)
 
 void livemode_write(void)
 {
+    offload_drain();
     if (!livemode_on || !tracelog_logging())
         return;
     tracelog_scan_lock();

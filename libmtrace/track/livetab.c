@@ -528,6 +528,45 @@ int livetab_remove_at(uintptr_t ptr, size_t *size, uint32_t *stack,
     return LIVE_FOUND;
 }
 
+int livetab_lookup(uintptr_t ptr, size_t *size, uint32_t *stack)
+{
+    int found = 0;
+    if (is_far(ptr)) {
+        spin_lock(&side_lock);
+        for (size_t i = 0; i < side_count && !found; i++)
+            if (side[i].ptr == ptr) {
+                *size = side[i].size;
+                *stack = side[i].stack;
+                found = 1;
+            }
+        spin_unlock(&side_lock);
+        return found;
+    }
+    struct shard *sh = shard_of(ptr);
+    uint32_t small = 0;
+    int taken = spin_lock_hot(&sh->lock);
+    struct chunk *c = chunk_find(sh, ptr >> CHUNK_SHIFT);
+    if (c) {
+        const struct slot *s = &c->slots[find(c, ptr)];
+        if (s->word && !is_freed(s->word)) {
+            found = 1;
+            small = s->size;
+            *stack = s->stack;
+        }
+    }
+    spin_unlock_hot(&sh->lock, taken);
+    if (!found)
+        return 0;
+    if (small == BIG_SIZE) {
+        spin_lock(&side_lock);
+        *size = side_peek_size(ptr);
+        spin_unlock(&side_lock);
+    } else {
+        *size = small;
+    }
+    return 1;
+}
+
 int livetab_remove_tagged(uintptr_t ptr, size_t *size, uint32_t *stack,
                           uint32_t *alloc_tag, uint32_t free_tag)
 {

@@ -50,6 +50,10 @@ struct livetab_spot {
     size_t index;
     uint64_t word; /* the freed entry as written */
 };
+/* Whether PTR is a block in the table (not a freed entry); its *SIZE and
+ * *STACK then.  The table is left as it is. */
+int livetab_lookup(uintptr_t ptr, size_t *size, uint32_t *stack);
+
 /* livetab_remove_tagged, noting in *SPOT where the freed entry is. */
 int livetab_remove_at(uintptr_t ptr, size_t *size, uint32_t *stack,
                       uint32_t *alloc_tag, uint32_t free_tag,

@@ -24,6 +24,7 @@
 #include "symbols/frametab.h"
 #include "track/livemode.h"
 #include "track/livetab.h"
+#include "track/offload.h"
 #include "log/livelog.h"
 #include "track/xblocks.h"
 #include "symbols/modmap.h"
@@ -35,6 +36,7 @@
 #include "log/tracelog.h"
 #include "unwind/unwind.h"
 #include <pthread.h>
+#include <sys/single_threaded.h>
 
 atomic_int mt_collecting;
 static int started;
@@ -198,12 +200,116 @@ static void live_release(void *ptr, uint32_t id, size_t size, uint32_t tag)
     live_tick();
 }
 
+/* ---- the ring (offload.h) ----------------------------------------------
+ * The program's thread only unwinds, straight into the ring; the consumer
+ * enters the event as on_alloc and live_release would. */
+
+/* The frames, or 0 and the stack the memo found for this walk before the
+ * ring started (entries made since carry none: their stacks are the
+ * consumer's to find). */
+static int ring_walk(void **frames, int max, const void *caller,
+                     void **known)
+{
+    void **memo;
+    int n = unwind_stack_memo(frames, max, caller, unwind_slot(), &memo);
+    if (memo && *memo) {
+        *known = *memo;
+        return 0;
+    }
+    if (n < 1) { /* UNWIND_KNOWN without the word: be safe */
+        frames[0] = (void *)caller;
+        n = 1;
+    }
+    return n;
+}
+
+static void ring_apply(const uint64_t *r)
+{
+    unsigned op = OFFLOAD_RECORD_OP(r[0]);
+    if (op == OFFLOAD_ALLOC || op == OFFLOAD_KNOWN) {
+        struct stack *s =
+            op == OFFLOAD_KNOWN
+                ? (struct stack *)r[3]
+                : stacktab_intern((void *const *)&r[3],
+                                  OFFLOAD_RECORD_FRAMES(r[0]));
+        if (s == NULL)
+            return;
+        livetab_insert_tagged(r[1], r[2], stack_id(s), 0);
+        count_alloc(stack_id(s), r[2]);
+        return;
+    }
+    size_t size;
+    uint32_t id, alloc_tag;
+    if (livetab_remove_tagged(r[1], &size, &id, &alloc_tag, 0) ==
+            LIVE_ABSENT ||
+        id == LIVE_STACK_INHERITED)
+        return;
+    count_free(id, size);
+    if (alloc_tag)
+        livelog_put_free((void *)r[1], stacktab_by_id(id));
+}
+
+/* The ring starts once the program has met mt_config.offload distinct
+ * stacks, if it still has one thread: a program of few stacks finds them
+ * in the unwinder's memo, and a thread of ours would cost it glibc's
+ * single-thread shortcuts (sqlite3 lost as much in its mutexes as the ring
+ * saved, bench/RESULTS.md). */
+static int ring_wanted;
+
+static void ring_maybe_start(void)
+{
+    if (stacktab_count() < (uint32_t)mt_config.offload)
+        return;
+    ring_wanted = 0;
+    if (__libc_single_threaded)
+        offload_start(ring_apply);
+}
+
+/* Whether the event goes in the ring (then it is in). */
+static int ring_alloc(void *ptr, size_t size, const void *caller)
+{
+    if (!livemode_on || !offload_here() ||
+        !offload_alloc((uintptr_t)ptr, size, ring_walk, caller,
+                       (int)mt_config.depth))
+        return 0;
+    live_tick();
+    return 1;
+}
+
+/* The old block's size, for the shim to clear what realloc() adds past
+ * it (chunkwords.h), from the ring's record or the table. */
+static int ring_realloc_begin(void *old, struct realloc_ticket *t)
+{
+    uint32_t stack;
+    t->inherited = 0; /* only a fork child inherits, which has no ring */
+    switch (offload_realloc_begin((uintptr_t)old, &t->old_size)) {
+    case OFFLOAD_SIZE_KNOWN:
+        t->tracked = 1;
+        return 1;
+    case OFFLOAD_SIZE_IN_TABLE:
+        t->tracked = livetab_lookup((uintptr_t)old, &t->old_size, &stack) &&
+                     stack != LIVE_STACK_INHERITED;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int ring_free(void *ptr)
+{
+    return livemode_on && offload_here() && offload_free((uintptr_t)ptr);
+}
+
 static void on_alloc(void *ptr, size_t size, const void *caller)
 {
+    if (ring_alloc(ptr, size, caller))
+        return;
     struct stack *s = current_stack(caller);
     if (s == NULL)
         return;
     if (livemode_on) {
+        if (ring_wanted)
+            ring_maybe_start();
         livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s), 0);
         count_alloc(stack_id(s), size);
         live_tick();
@@ -252,6 +358,8 @@ static void log_release(char op, void *ptr, uint32_t id, size_t size,
 void tracer_on_free(void *ptr, const void *caller)
 {
     size_t size;
+    if (ring_free(ptr))
+        return;
     uint32_t id, alloc_tag, tag = livemode_on ? 0 : tracelog_line_tag();
     int found = livetab_remove_tagged((uintptr_t)ptr, &size, &id, &alloc_tag,
                                       tag);
@@ -272,6 +380,9 @@ void tracer_on_free(void *ptr, const void *caller)
 void tracer_realloc_begin(void *old, const void *caller,
                           struct realloc_ticket *t)
 {
+    t->in_ring = livemode_on && offload_here() && ring_realloc_begin(old, t);
+    if (t->in_ring)
+        return;
     uint32_t alloc_tag, tag = livemode_on ? 0 : tracelog_line_tag();
     int found = livetab_remove_at((uintptr_t)old, &t->old_size, &t->old_stack,
                                   &alloc_tag, tag, &t->spot);
@@ -321,6 +432,14 @@ static void realloc_failed(void *old, size_t size, const void *caller,
 static void realloc_end(void *old, void *new_ptr, size_t size,
                         const void *caller, const struct realloc_ticket *t)
 {
+    if (t->in_ring) {
+        void *recorded = t->wanted ? new_ptr : NULL;
+        offload_realloc_end((uintptr_t)old, t->tracked, (uintptr_t)recorded,
+                            size, ring_walk, caller, (int)mt_config.depth);
+        if (recorded)
+            live_tick();
+        return;
+    }
     if (new_ptr == NULL) {
         if (t->tracked)
             realloc_failed(old, size, caller, t);
@@ -376,13 +495,20 @@ void tracer_start(void)
     if (!mt_config.classic) /* "#t" records (timestamp.h) */
         threadlog_set_clock(timestamp_now);
     tracelog_start(unwind_name, collection_stop);
+    ring_wanted = livemode_on && mt_config.offload && !mt_sample_rate;
     atomic_store(&mt_collecting, 1);
 }
 
 void tracer_stop(void)
 {
+    offload_drain();
     collection_stop();
     tracelog_end(MTF_END_MUNTRACE, 1, 1);
+}
+
+void tracer_before_dlclose(void)
+{
+    offload_drain(); /* the ring's frames are found while their code is in */
 }
 
 void tracer_after_dlclose(void)
@@ -408,6 +534,9 @@ void tracer_after_dlclose(void)
 
 void tracer_fork_prepare(void)
 {
+    /* The ring off for good, and empty: the consumer may enter the loader
+     * (a frame's first sight), so nothing of it may run from here on. */
+    offload_stop();
     gate_close_for_fork(); /* first: threads inside may wait for our locks */
     threadlog_flush_all(); /* no thread appends now: all are outside */
     tracelog_fork_prepare();
@@ -441,6 +570,7 @@ void tracer_fork_child(void)
     release_table_locks();
     modmap_note_fork_child();
     unwind_after_fork_child();
+    offload_after_fork_child();
     tracelog_fork_child();
     modmap_reset_after_fork();
     threads_reset_after_fork();

@@ -26,6 +26,7 @@ struct realloc_ticket {
     size_t old_size;
     uint32_t old_stack;
     struct livetab_spot spot; /* where the old block's entry is left */
+    int in_ring; /* in the ring from begin to end (track/offload.h)  */
 };
 void tracer_realloc_begin(void *old, const void *caller,
                           struct realloc_ticket *t);
@@ -39,6 +40,7 @@ struct stack *tracer_stack(const void *caller);
 /* Control (control.c calls these with the guard set). */
 void tracer_start(void);         /* first mtrace() or mtraceinit      */
 void tracer_stop(void);          /* muntrace(): "= End", close, stop  */
+void tracer_before_dlclose(void); /* the ring applied (offload.h)     */
 void tracer_after_dlclose(void); /* unloaded modules, new code epoch  */
 void tracer_fork_prepare(void);
 void tracer_fork_parent(void);

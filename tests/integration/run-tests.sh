@@ -105,7 +105,7 @@ ALL_TESTS=(
 	# tests-beyond.sh
 	beyond-all beyond-without beyond-html beyond-report
 	# tests-livelog.sh
-	livelog-report livelog-stacks livelog-reach-off livelog-fork livelog-exec livelog-die livelog-periodic livelog-refused
+	livelog-report livelog-stacks livelog-reach-off livelog-fork livelog-exec livelog-die livelog-periodic livelog-refused livelog-offload
 )
 
 passed=0 failed=0 skipped=0

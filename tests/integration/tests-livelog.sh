@@ -20,7 +20,9 @@ live_pair() {
 	local mode=$1 m st
 	for m in full live; do
 		mkdir -p $m
-		(cd $m && traced "$PWD/log" MEMLEAK_CONFIG="log=$m${LIVE_EXTRA:+,$LIVE_EXTRA}" \
+		# offload=0: the ring's thread (created at the first mtrace(),
+		# its memory from the heap) would move the program's blocks.
+		(cd $m && traced "$PWD/log" MEMLEAK_CONFIG="log=$m,offload=0${LIVE_EXTRA:+,$LIVE_EXTRA}" \
 			setarch -R "$BUILD/live_log" "$mode" >out 2>err)
 		st=$?
 		[ $st -eq 0 ] || { fail "$m: exit status $st: $(cat $m/err)"; return 1; }
@@ -97,6 +99,64 @@ t_livelog_report() {
 	"$MTRACE_CHECK" --fail-on=none --json "$BUILD/live_log" live/log >/dev/null 2>json.err &&
 		"$MTRACE_CHECK" --fail-on=none --html full.html "$BUILD/live_log" full/log >/dev/null 2>>json.err &&
 		[ ! -s json.err ] || { fail "a note where none is due: $(cat json.err)"; return 1; }
+}
+
+# The ring (offload=N: from the Nth distinct stack on, 1 here;
+# libmtrace/track/offload.h): the program's thread only unwinds, a thread
+# of libmtrace's own enters its events in the tables.  It runs while the
+# program has one thread (a second task in /proc/self/task), not with
+# offload=0, nor before the program has met N stacks (the default, 4096,
+# is more than it has), nor on one CPU; the
+# verdicts are those without it: every class, a realloc that grew and one
+# that failed (its block still the program's), a thread's leak (the ring
+# stops then), and the "-" of blocks written at a report point and freed
+# after it, one by a destructor after the exit's verdicts.
+t_livelog_offload() {
+	need_libmtrace || return
+	local mode o st want=1 a ptr
+	[ "$(nproc)" -lt 2 ] || want=2
+	for mode in solo thread; do
+		for o in 1 0 4096; do
+			mkdir -p $mode.$o
+			(cd $mode.$o && traced "$PWD/log" MEMLEAK_CONFIG="log=live,offload=$o" \
+				"$BUILD/offload" $mode >out 2>err)
+			st=$?
+			[ $st -eq 0 ] || { fail "$mode offload=$o: exit status $st: $(cat $mode.$o/err)"; return 1; }
+			[ ! -s $mode.$o/err ] || { fail "$mode offload=$o: stderr: $(cat $mode.$o/err)"; return 1; }
+			check_grammar $mode.$o/log || return 1
+		done
+		grep -qx "tasks=$want" $mode.1/out ||
+			{ fail "$mode offload=1 on $(nproc) CPUs: $(cat $mode.1/out), want tasks=$want"; return 1; }
+		grep -qx "tasks=1" $mode.0/out || { fail "$mode offload=0: $(cat $mode.0/out)"; return 1; }
+		grep -qx "tasks=1" $mode.4096/out || { fail "$mode offload=4096 (default): $(cat $mode.4096/out)"; return 1; }
+		loss_records "$BUILD/offload" $mode.1/log >lr.$mode.1 &&
+			loss_records "$BUILD/offload" $mode.0/log >lr.$mode.0 ||
+			{ fail "mtrace-check --json failed"; return 1; }
+		cmp -s lr.$mode.0 lr.$mode.1 || { fail "$mode: loss records differ: $(diff lr.$mode.0 lr.$mode.1)"; return 1; }
+		for a in 'definitely-lost 3002 1' 'definitely-lost 3011 1' 'indirectly-lost 3012 1' \
+			'possibly-lost 3021 1' 'definitely-lost 3052 1' 'definitely-lost 3061 1' \
+			'definitely-lost 3071 1'; do
+			grep -q "^$a " lr.$mode.1 || { fail "$mode: no '$a' in $(cat lr.$mode.1)"; return 1; }
+		done
+		# 3031 (0xbd7) and 3041 (0xbe1): "+" at the report point, then "-".
+		for o in 1 0; do
+			for a in 0xbd7 0xbe1; do
+				ptr=$(awk -v s=$a '($1 == "+" && $3 == s) { print $2; exit } ($3 == "+" && $5 == s) { print $4; exit }' $mode.$o/log)
+				[ -n "$ptr" ] && grep -q "^- $ptr s" $mode.$o/log ||
+					{ fail "$mode offload=$o: block of size $a: no '+' then '-'"; return 1; }
+			done
+		done
+		# The "-" lines of libintl's blocks, freed by glibc after the verdicts.
+		[ "$(grep -c '^- ' $mode.1/log)" -eq "$(grep -c '^- ' $mode.0/log)" ] ||
+			{ fail "$mode: '-' lines: $(grep -c '^- ' $mode.1/log) with the ring, $(grep -c '^- ' $mode.0/log) without"; return 1; }
+	done
+	if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+		mkdir -p one
+		(cd one && limited taskset -c 0 env MALLOC_TRACE="$PWD/log" LD_PRELOAD="$LIB" \
+			MEMLEAK_CONFIG=log=live,offload=1 "$BUILD/offload" >out 2>err) ||
+			{ fail "one CPU: $(cat one/err)"; return 1; }
+		grep -qx "tasks=1" one/out || { fail "one CPU: $(cat one/out)"; return 1; }
+	fi
 }
 
 # 32768 stacks first written at one report point: their lines' parts take

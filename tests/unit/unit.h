@@ -14,6 +14,7 @@ Suite *writer_suite(void);
 Suite *writer_limits_suite(void);
 Suite *writer_room_suite(void);
 Suite *counters_suite(void);
+Suite *offload_suite(void);
 Suite *config_suite(void);
 Suite *cmap_suite(void);
 Suite *stacktab_suite(void);
