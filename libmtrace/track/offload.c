@@ -344,12 +344,12 @@ int offload_realloc_begin(uintptr_t old, size_t *old_size)
     return OFFLOAD_SIZE_IN_TABLE;
 }
 
-void offload_realloc_end(uintptr_t old, int tracked, uintptr_t new_ptr,
+void offload_realloc_end(uintptr_t old, int in_table, uintptr_t new_ptr,
                          size_t size, offload_walk_fn walk, const void *arg,
                          int max)
 {
     if (new_ptr) {
-        if (tracked)
+        if (in_table)
             push_free(old);
         push_alloc(new_ptr, size, walk, arg, max);
     }

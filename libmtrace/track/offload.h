@@ -72,11 +72,11 @@ int offload_free(uintptr_t ptr);
  * ring's own record of its allocation, in *OLD_SIZE) or
  * OFFLOAD_SIZE_IN_TABLE (no record of the address is left in the ring:
  * the live table is up to date for it); OFFLOAD_NO: the ring is off, do
- * it all yourself.  end puts the release of the old block (when TRACKED)
- * and the new one (when NEW_PTR) in the ring. */
+ * it all yourself.  end puts the release of the old block (when the
+ * table holds it: IN_TABLE) and the new one (when NEW_PTR) in the ring. */
 enum { OFFLOAD_NO, OFFLOAD_SIZE_KNOWN, OFFLOAD_SIZE_IN_TABLE };
 int offload_realloc_begin(uintptr_t old, size_t *old_size);
-void offload_realloc_end(uintptr_t old, int tracked, uintptr_t new_ptr,
+void offload_realloc_end(uintptr_t old, int in_table, uintptr_t new_ptr,
                          size_t size, offload_walk_fn walk, const void *arg,
                          int max);
 

@@ -277,18 +277,22 @@ static int ring_alloc(void *ptr, size_t size, const void *caller)
 }
 
 /* The old block's size, for the shim to clear what realloc() adds past
- * it (chunkwords.h), from the ring's record or the table. */
+ * it (chunkwords.h), from the ring's record or the table; whether the
+ * table holds it (its release goes in the ring after the call), ours or
+ * inherited (a fork child's ring). */
 static int ring_realloc_begin(void *old, struct realloc_ticket *t)
 {
     uint32_t stack;
-    t->inherited = 0; /* only a fork child inherits, which has no ring */
+    t->tracked = t->inherited = 0;
     switch (offload_realloc_begin((uintptr_t)old, &t->old_size)) {
     case OFFLOAD_SIZE_KNOWN:
         t->tracked = 1;
         return 1;
     case OFFLOAD_SIZE_IN_TABLE:
-        t->tracked = livetab_lookup((uintptr_t)old, &t->old_size, &stack) &&
-                     stack != LIVE_STACK_INHERITED;
+        if (livetab_lookup((uintptr_t)old, &t->old_size, &stack)) {
+            t->inherited = stack == LIVE_STACK_INHERITED;
+            t->tracked = !t->inherited;
+        }
         return 1;
     default:
         return 0;
@@ -433,10 +437,11 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
                         const void *caller, const struct realloc_ticket *t)
 {
     if (t->in_ring) {
-        void *recorded = t->wanted ? new_ptr : NULL;
-        offload_realloc_end((uintptr_t)old, t->tracked, (uintptr_t)recorded,
-                            size, ring_walk, caller, (int)mt_config.depth);
-        if (recorded)
+        /* (Every block is wanted: no ring in sampling mode.) */
+        offload_realloc_end((uintptr_t)old, t->tracked || t->inherited,
+                            (uintptr_t)new_ptr, size, ring_walk, caller,
+                            (int)mt_config.depth);
+        if (new_ptr)
             live_tick();
         return;
     }

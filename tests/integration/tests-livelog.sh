@@ -115,7 +115,7 @@ t_livelog_offload() {
 	need_libmtrace || return
 	local mode o st want=1 a ptr
 	[ "$(nproc)" -lt 2 ] || want=2
-	for mode in solo thread; do
+	for mode in solo thread fork; do
 		for o in 1 0 4096; do
 			mkdir -p $mode.$o
 			(cd $mode.$o && traced "$PWD/log" MEMLEAK_CONFIG="log=live,offload=$o" \
@@ -146,6 +146,16 @@ t_livelog_offload() {
 					{ fail "$mode offload=$o: block of size $a: no '+' then '-'"; return 1; }
 			done
 		done
+		if [ $mode = fork ]; then
+			local c0 c1
+			c0=$(ls $mode.0/log.* 2>/dev/null | head -1) c1=$(ls $mode.1/log.* 2>/dev/null | head -1)
+			[ -n "$c0" ] && [ -n "$c1" ] || { fail "fork: no child log"; return 1; }
+			loss_records "$BUILD/offload" "$c1" >lr.child.1 && loss_records "$BUILD/offload" "$c0" >lr.child.0 ||
+				{ fail "mtrace-check --json failed on the child's log"; return 1; }
+			cmp -s lr.child.0 lr.child.1 || { fail "fork: child's loss records differ: $(diff lr.child.0 lr.child.1)"; return 1; }
+			grep -q '^definitely-lost 3081 1 ' lr.child.1 && grep -q ' 3082 1 ' lr.child.1 ||
+				{ fail "fork: child's records: $(cat lr.child.1)"; return 1; }
+		fi
 		# The "-" lines of libintl's blocks, freed by glibc after the verdicts.
 		[ "$(grep -c '^- ' $mode.1/log)" -eq "$(grep -c '^- ' $mode.0/log)" ] ||
 			{ fail "$mode: '-' lines: $(grep -c '^- ' $mode.1/log) with the ring, $(grep -c '^- ' $mode.0/log) without"; return 1; }

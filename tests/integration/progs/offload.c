@@ -4,14 +4,15 @@
  * or a thread of libmtrace's own does (tests-livelog.sh).  Every block the
  * program means has a size of its own (3000 and up).
  *
- * offload [thread]
+ * offload [thread|fork]
  * Prints "tasks=N": the threads in /proc/self/task while the program has
  * one (2 when the ring's consumer runs), then: blocks of every class; a
  * realloc that grows and one that fails (the old block is still the
  * program's, and leaked); many blocks that come and go; a report point
  * (mtrace()), after which a block written there is freed; with "thread",
  * a thread that leaks a block (the ring stops: every thread does its own
- * from then on), else the same block leaked by the main thread;
+ * from then on), else the same block leaked by the main thread; with
+ * "fork", a child that grows a block it inherited and leaks one;
  * a block freed by a destructor, and libintl's blocks freed by glibc's
  * freeres after the exit's verdicts.
  * Output without stdio (util.h).  Built at -O1, as verdicts.c. */
@@ -23,6 +24,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 static void *alloc(size_t n)
 {
@@ -109,6 +111,23 @@ int main(int argc, char **argv)
     free(to_free);
     to_free = NULL;
     churn(2000);
+    if (argc > 1 && strcmp(argv[1], "fork") == 0) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            /* The child's ring: a block it inherited, grown (its own now,
+             * leaked), and a leak of its own. */
+            void *grown = realloc(hide(kept), 3082);
+            escape(grown);
+            kept = NULL;
+            alloc(3081);
+            churn(1000);
+            exit(0);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            return 1;
+    }
     if (threaded) {
         pthread_t t;
         pthread_create(&t, NULL, worker, NULL);
