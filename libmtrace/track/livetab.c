@@ -124,21 +124,27 @@ static void side_put(struct side_block b)
 }
 
 /* Takes PTR's entry out into *OUT; returns 0 when there is none. */
+/* PTR's side entry, or NULL.  side_lock held. */
+static struct side_block *side_find(uintptr_t ptr)
+{
+    for (size_t i = 0; i < side_count; i++)
+        if (side[i].ptr == ptr)
+            return &side[i];
+    return NULL;
+}
+
 static int side_take(uintptr_t ptr, struct side_block *out)
 {
-    int found = 0;
     spin_lock(&side_lock);
-    for (size_t i = 0; i < side_count; i++)
-        if (side[i].ptr == ptr) {
-            *out = side[i];
-            side[i] = side[--side_count];
-            if (is_far(ptr))
-                far_count--;
-            found = 1;
-            break;
-        }
+    struct side_block *b = side_find(ptr);
+    if (b) {
+        *out = *b;
+        *b = side[--side_count];
+        if (is_far(ptr))
+            far_count--;
+    }
     spin_unlock(&side_lock);
-    return found;
+    return b != NULL;
 }
 
 /* Takes a big block out of the side list; its exact size. */
@@ -150,10 +156,8 @@ static size_t big_take(uintptr_t ptr)
 
 static size_t side_peek_size(uintptr_t ptr)
 {
-    for (size_t i = 0; i < side_count; i++)
-        if (side[i].ptr == ptr)
-            return side[i].size;
-    return BIG_SIZE;
+    const struct side_block *b = side_find(ptr);
+    return b ? b->size : BIG_SIZE;
 }
 
 
@@ -533,14 +537,13 @@ int livetab_lookup(uintptr_t ptr, size_t *size, uint32_t *stack)
     int found = 0;
     if (is_far(ptr)) {
         spin_lock(&side_lock);
-        for (size_t i = 0; i < side_count && !found; i++)
-            if (side[i].ptr == ptr) {
-                *size = side[i].size;
-                *stack = side[i].stack;
-                found = 1;
-            }
+        const struct side_block *b = side_find(ptr);
+        if (b) {
+            *size = b->size;
+            *stack = b->stack;
+        }
         spin_unlock(&side_lock);
-        return found;
+        return b != NULL;
     }
     struct shard *sh = shard_of(ptr);
     uint32_t small = 0;

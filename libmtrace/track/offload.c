@@ -29,9 +29,10 @@
  * recursion guard is set); should one come, PUSHING set on the producer's
  * own thread, it would drain what is committed and be done inline.
  *
- * A realloc is done by the producer itself, as without the ring (the
- * shim needs the old block's size before the real call), once no record
- * of the old address is left in the ring (offload_settle).
+ * A realloc needs the old block's size before the real call (the shim
+ * clears what glibc leaves past it): the producer takes it from its own
+ * record of the allocation, else from the live table once no record of
+ * that address group is left in the ring (offload_realloc_begin).
  *
  * The consumer sleeps on a futex when the ring is empty, for longer each
  * time up to SLEEP_MAX_NS, so an idle program costs it nothing to speak
@@ -184,11 +185,20 @@ void offload_drain(void)
 {
     if (ring == NULL || consumer_self)
         return;
-    uint64_t target = atomic_load_explicit(&head, memory_order_acquire);
-    if (atomic_load_explicit(&tail, memory_order_acquire) >= target)
+    wait_tail(atomic_load_explicit(&head, memory_order_acquire));
+}
+
+/* The producer's wait for TAIL to reach TARGET, TAIL_SEEN kept: its own
+ * view of TAIL is read again only when it is not far enough. */
+static void producer_wait(uint64_t target)
+{
+    if (tail_seen >= target)
         return;
-    wake_consumer();
-    wait_tail(target);
+    tail_seen = atomic_load_explicit(&tail, memory_order_acquire);
+    if (tail_seen < target) {
+        wait_tail(target);
+        tail_seen = atomic_load_explicit(&tail, memory_order_acquire);
+    }
 }
 
 /* Room for WORDS words in one piece; returns where they go. */
@@ -197,14 +207,8 @@ static uint64_t *reserve(unsigned words)
     for (;;) {
         unsigned at = (unsigned)(head_local % RING_WORDS);
         unsigned need = at + words > RING_WORDS ? RING_WORDS - at : words;
-        if (head_local + need - tail_seen > RING_WORDS) {
-            tail_seen = atomic_load_explicit(&tail, memory_order_acquire);
-            if (head_local + need - tail_seen > RING_WORDS) {
-                wake_consumer();
-                wait_tail(head_local + need - RING_WORDS);
-                tail_seen = atomic_load_explicit(&tail, memory_order_acquire);
-            }
-        }
+        if (head_local + need > RING_WORDS) /* room once the tail is there */
+            producer_wait(head_local + need - RING_WORDS);
         if (need == words)
             return &ring[at];
         ring[at] = OFFLOAD_PAD | (uint64_t)need << 8;
@@ -233,6 +237,8 @@ static void commit(unsigned words)
  * own: no other thread reads them. */
 #define GROUPS 4096
 #define SIZES 1024
+_Static_assert(GROUPS == 1 << 12 && SIZES == 1 << 10,
+               "group_of and size_slot take 12 and 10 bits of mix()");
 static uint64_t group_end[GROUPS];
 static struct {
     uintptr_t ptr;
@@ -244,9 +250,19 @@ static uint64_t mix(uintptr_t ptr)
     return (ptr >> 4) * 0x9e3779b97f4a7c15ull;
 }
 
+static uint64_t *group_of(uintptr_t ptr)
+{
+    return &group_end[mix(ptr) >> 52]; /* 12 bits: GROUPS */
+}
+
+static unsigned size_slot(uintptr_t ptr)
+{
+    return (unsigned)(mix(ptr) >> 54); /* 10 bits: SIZES */
+}
+
 static void noted(uintptr_t ptr)
 {
-    group_end[mix(ptr) >> 52] = head_local;
+    *group_of(ptr) = head_local;
 }
 
 /* ---- pushing -------------------------------------------------------------- */
@@ -287,9 +303,8 @@ static void push_alloc(uintptr_t ptr, size_t size, offload_walk_fn walk,
     r[2] = size;
     commit(OFFLOAD_RECORD_WORDS(r[0]));
     noted(ptr);
-    unsigned k = (unsigned)(mix(ptr) >> 54) % SIZES;
-    sizes[k].ptr = ptr;
-    sizes[k].size = size;
+    sizes[size_slot(ptr)].ptr = ptr;
+    sizes[size_slot(ptr)].size = size;
 }
 
 static void push_free(uintptr_t ptr)
@@ -299,9 +314,8 @@ static void push_free(uintptr_t ptr)
     r[1] = ptr;
     commit(2);
     noted(ptr);
-    unsigned k = (unsigned)(mix(ptr) >> 54) % SIZES;
-    if (sizes[k].ptr == ptr)
-        sizes[k].ptr = 0;
+    if (sizes[size_slot(ptr)].ptr == ptr)
+        sizes[size_slot(ptr)].ptr = 0;
 }
 
 int offload_alloc(uintptr_t ptr, size_t size, offload_walk_fn walk,
@@ -327,20 +341,11 @@ int offload_realloc_begin(uintptr_t old, size_t *old_size)
 {
     if (!enter())
         return OFFLOAD_NO;
-    unsigned k = (unsigned)(mix(old) >> 54) % SIZES;
-    if (sizes[k].ptr == old) {
-        *old_size = sizes[k].size;
+    if (sizes[size_slot(old)].ptr == old) {
+        *old_size = sizes[size_slot(old)].size;
         return OFFLOAD_SIZE_KNOWN;
     }
-    uint64_t end = group_end[mix(old) >> 52];
-    if (end > tail_seen) {
-        tail_seen = atomic_load_explicit(&tail, memory_order_acquire);
-        if (end > tail_seen) {
-            wake_consumer();
-            wait_tail(end);
-            tail_seen = atomic_load_explicit(&tail, memory_order_acquire);
-        }
-    }
+    producer_wait(*group_of(old));
     return OFFLOAD_SIZE_IN_TABLE;
 }
 

@@ -191,18 +191,32 @@ static void live_tick(void)
         threadlog_time_tick();
 }
 
-/* A block whose "+" is in a live log: its "-" now, before the real free. */
-static void live_release(void *ptr, uint32_t id, size_t size, uint32_t tag)
+/* A new block in a live log's tables, its "+" unwritten. */
+static void live_enter(uintptr_t ptr, size_t size, uint32_t id)
+{
+    livetab_insert_tagged(ptr, size, id, 0);
+    count_alloc(id, size);
+}
+
+/* A block out of a live log's tables: when its "+" is in the log (TAG),
+ * its "-" now, before the real free. */
+static void live_forget(void *ptr, uint32_t id, size_t size, uint32_t tag)
 {
     count_free(id, size);
     if (tag)
         livelog_put_free(ptr, stacktab_by_id(id));
+}
+
+/* Both, as the program's thread's events (the ring's consumer's are not). */
+static void live_release(void *ptr, uint32_t id, size_t size, uint32_t tag)
+{
+    live_forget(ptr, id, size, tag);
     live_tick();
 }
 
 /* ---- the ring (offload.h) ----------------------------------------------
  * The program's thread only unwinds, straight into the ring; the consumer
- * enters the event as on_alloc and live_release would. */
+ * enters it with live_enter and live_forget, as the thread would. */
 
 /* The frames, or 0 and the stack the memo found for this walk before the
  * ring started (entries made since carry none: their stacks are the
@@ -232,21 +246,16 @@ static void ring_apply(const uint64_t *r)
                 ? (struct stack *)r[3]
                 : stacktab_intern((void *const *)&r[3],
                                   OFFLOAD_RECORD_FRAMES(r[0]));
-        if (s == NULL)
-            return;
-        livetab_insert_tagged(r[1], r[2], stack_id(s), 0);
-        count_alloc(stack_id(s), r[2]);
+        if (s)
+            live_enter(r[1], r[2], stack_id(s));
         return;
     }
     size_t size;
     uint32_t id, alloc_tag;
-    if (livetab_remove_tagged(r[1], &size, &id, &alloc_tag, 0) ==
-            LIVE_ABSENT ||
-        id == LIVE_STACK_INHERITED)
-        return;
-    count_free(id, size);
-    if (alloc_tag)
-        livelog_put_free((void *)r[1], stacktab_by_id(id));
+    if (livetab_remove_tagged(r[1], &size, &id, &alloc_tag, 0) !=
+            LIVE_ABSENT &&
+        id != LIVE_STACK_INHERITED)
+        live_forget((void *)r[1], id, size, alloc_tag);
 }
 
 /* The ring starts once the program has met mt_config.offload distinct
@@ -265,10 +274,16 @@ static void ring_maybe_start(void)
         offload_start(ring_apply);
 }
 
+/* Whether this thread's events go in the ring (offload_here). */
+static int ring_here(void)
+{
+    return livemode_on && offload_here();
+}
+
 /* Whether the event goes in the ring (then it is in). */
 static int ring_alloc(void *ptr, size_t size, const void *caller)
 {
-    if (!livemode_on || !offload_here() ||
+    if (!ring_here() ||
         !offload_alloc((uintptr_t)ptr, size, ring_walk, caller,
                        (int)mt_config.depth))
         return 0;
@@ -301,7 +316,7 @@ static int ring_realloc_begin(void *old, struct realloc_ticket *t)
 
 static int ring_free(void *ptr)
 {
-    return livemode_on && offload_here() && offload_free((uintptr_t)ptr);
+    return ring_here() && offload_free((uintptr_t)ptr);
 }
 
 static void on_alloc(void *ptr, size_t size, const void *caller)
@@ -314,8 +329,7 @@ static void on_alloc(void *ptr, size_t size, const void *caller)
     if (livemode_on) {
         if (ring_wanted)
             ring_maybe_start();
-        livetab_insert_tagged((uintptr_t)ptr, size, stack_id(s), 0);
-        count_alloc(stack_id(s), size);
+        live_enter((uintptr_t)ptr, size, stack_id(s));
         live_tick();
         return;
     }
@@ -384,7 +398,7 @@ void tracer_on_free(void *ptr, const void *caller)
 void tracer_realloc_begin(void *old, const void *caller,
                           struct realloc_ticket *t)
 {
-    t->in_ring = livemode_on && offload_here() && ring_realloc_begin(old, t);
+    t->in_ring = ring_here() && ring_realloc_begin(old, t);
     if (t->in_ring)
         return;
     uint32_t alloc_tag, tag = livemode_on ? 0 : tracelog_line_tag();
@@ -461,8 +475,7 @@ static void realloc_end(void *old, void *new_ptr, size_t size,
     if (s == NULL)
         return;
     if (livemode_on) { /* unwritten, as any new block */
-        livetab_insert_tagged((uintptr_t)new_ptr, size, stack_id(s), 0);
-        count_alloc(stack_id(s), size);
+        live_enter((uintptr_t)new_ptr, size, stack_id(s));
         live_tick();
         return;
     }
