@@ -15,6 +15,8 @@
 # and valgrind --leak-check=full; then libmtrace's log statistics (events,
 # distinct stacks, mean depth by event, log bytes an event) and the cost
 # by stage of the hot path from perf samples (stages.py's perf_profile).
+# Each tool's ratio to native is given twice: of the medians, and paired
+# (the median of its ratios to native's run in the same round).
 # The bench's own workloads (bench/wl) have 16-90 stacks in a small
 # executable: these show what deep, varied stacks cost.
 #
@@ -223,8 +225,11 @@ def log_figures(log):
 
 
 def measure(name, argv, tools, a, tmp):
+    """Each tool's runs and checks, and its times to verdict by round
+    (the tools take turns, round after round)."""
     walls = {t.name: [] for t in tools}
     checks = {t.name: [] for t in tools}
+    by_round = {t.name: {} for t in tools}
     why = {}
     for rnd in range(max(a.runs, a.slow_runs)):
         for t in tools:
@@ -236,26 +241,41 @@ def measure(name, argv, tools, a, tmp):
                 continue
             walls[t.name].append(run)
             checks[t.name].append(check)
-    return walls, checks, why
+            by_round[t.name][rnd] = run + check
+    return walls, checks, by_round, why
 
 
-def print_table(name, what, walls, checks, why, tools):
+def paired(by_round, name):
+    """The median of a tool's time to verdict over native's in the same
+    round, with the lowest and highest.  A shared VM's speed drifts over a
+    series (native sqlite3 took 0.97 to 1.77 s within one, 2026-11-27),
+    while a round's tools run back to back: the ratio of medians moves
+    with the drift, the paired ratio much less."""
+    mine, native = by_round[name], by_round["native"]
+    r = sorted(mine[k] / native[k] for k in mine if native.get(k))
+    if not r:
+        return "-"
+    return "%.2f (%.2f-%.2f)" % (statistics.median(r), r[0], r[-1])
+
+
+def print_table(name, what, walls, checks, by_round, why, tools):
     print("\n### %s: %s (%s)\n" % (name, what, bl.loadavg()))
     print("| tool | rounds | traced run (s) | check (s) | time to verdict (s)"
-          " | spread | vs native |")
-    print("|---|---|---|---|---|---|---|")
+          " | spread | vs native | paired vs native |")
+    print("|---|---|---|---|---|---|---|---|")
     native = statistics.median(walls["native"]) if walls["native"] else None
     for t in tools:
         w, c = walls[t.name], checks[t.name]
         if not w:
-            print("| %s | 0 | - | - | %s | - | - |" % (
+            print("| %s | 0 | - | - | %s | - | - | - |" % (
                 t.name, why.get(t.name, "no run")))
             continue
         tot = [x + y for x, y in zip(w, c)]
         med = statistics.median(tot)
-        print("| %s | %d | %.2f | %.2f | %.2f | %s | %s |" % (
+        print("| %s | %d | %.2f | %.2f | %.2f | %s | %s | %s |" % (
             t.name, len(w), statistics.median(w), statistics.median(c), med,
-            spread(tot), "%.2f" % (med / native) if native else "-"))
+            spread(tot), "%.2f" % (med / native) if native else "-",
+            paired(by_round, t.name)))
 
 
 def print_stages(name, argv, tmp):
@@ -308,8 +328,8 @@ def main():
         if argv is None:
             print("\n### %s: skipped: %s" % (name, why))
             continue
-        walls, checks, why = measure(name, argv, tools, a, tmp)
-        print_table(name, what, walls, checks, why, tools)
+        walls, checks, by_round, why = measure(name, argv, tools, a, tmp)
+        print_table(name, what, walls, checks, by_round, why, tools)
         if not a.no_stages and shutil.which("perf"):
             print_stages(name, argv, tmp)
         sys.stdout.flush()
