@@ -23,7 +23,7 @@
  *
  *
  */
-__attribute__((noinline)) int unrelated(int x)
+static __attribute__((noinline)) int unrelated(int x)
 {
     char buf[64];
     memset(buf, x, sizeof buf);

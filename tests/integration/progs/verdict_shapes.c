@@ -28,13 +28,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void *alloc(size_t n)
-{
-    void *p = malloc(n);
-    escape(p);
-    return p;
-}
-
 /* Writes only the last byte: the first words keep whatever the allocator
  * left there, as in a block the program fills later or never. */
 static void *alloc_unwritten(size_t n)
