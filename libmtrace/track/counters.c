@@ -8,8 +8,8 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#define CHUNK_BITS 10
-#define CHUNK (1u << CHUNK_BITS)
+#define CHUNK_BITS COUNTERS_CHUNK_BITS
+#define CHUNK COUNTERS_CHUNK
 #define MID 64
 #define TOP COUNTER_TOP /* 256 * 64 * 1024 = 16M stacks */
 
@@ -37,10 +37,8 @@ static struct stack_counts *lookup(struct thread_record *s, uint32_t id,
     return &chunk[id & (CHUNK - 1)];
 }
 
-/* The first chunk straight from the record: most programs have fewer
- * than 1024 stacks, and every event counts (29 instructions an event
- * through the two levels on bench/wl pairs, 5 this way). */
-struct stack_counts *counters_mine(uint32_t id)
+/* Past the first chunk, or its first use (counters.h has the rest). */
+__attribute__((noinline)) struct stack_counts *counters_mine_slow(uint32_t id)
 {
     struct thread_record *r = thread_record();
     if (r == NULL)
@@ -48,32 +46,6 @@ struct stack_counts *counters_mine(uint32_t id)
     if (id < CHUNK && r->first_chunk)
         return &r->first_chunk[id];
     return lookup(r, id, 1);
-}
-
-/* Single writer: a relaxed load and store, no locked instruction. */
-static void bump(long *field, long by)
-{
-    atomic_long *f = (atomic_long *)field;
-    atomic_store_explicit(f, atomic_load_explicit(f, memory_order_relaxed) + by,
-                          memory_order_relaxed);
-}
-
-void counters_add_alloc(uint32_t id, long blocks, long bytes)
-{
-    struct stack_counts *c = counters_mine(id);
-    if (c) {
-        bump(&c->allocs, blocks);
-        bump(&c->alloc_bytes, bytes);
-    }
-}
-
-void counters_add_free(uint32_t id, long blocks, long bytes)
-{
-    struct stack_counts *c = counters_mine(id);
-    if (c) {
-        bump(&c->frees, blocks);
-        bump(&c->freed_bytes, bytes);
-    }
 }
 
 static long load(const long *field)

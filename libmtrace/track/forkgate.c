@@ -16,8 +16,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static atomic_int fork_pending;
-static int asymmetric; /* membarrier registered: cheap entering side */
+atomic_int mt_fork_pending;
+int mt_gate_asymmetric; /* membarrier registered: cheap entering side */
 
 /* Registering while other threads run waits for an RCU grace period in
  * the kernel (5.6-12.7 ms, bench/RESULTS.md): the library's constructor
@@ -29,14 +29,16 @@ void gate_init(void)
     if (done)
         return;
     done = 1;
-    asymmetric = syscall(SYS_membarrier,
-                         MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+    mt_gate_asymmetric =
+        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+                0) == 0;
 }
 
-/* Orders the store of the depth before the load of fork_pending. */
+/* Orders the store of the depth before the load of mt_fork_pending, as
+ * gate_enter (forkgate.h) does. */
 static inline void entering_barrier(void)
 {
-    if (asymmetric)
+    if (mt_gate_asymmetric)
         atomic_signal_fence(memory_order_seq_cst); /* compiler only */
     else
         atomic_thread_fence(memory_order_seq_cst);
@@ -44,7 +46,7 @@ static inline void entering_barrier(void)
 
 static void forking_barrier(void)
 {
-    if (!asymmetric ||
+    if (!mt_gate_asymmetric ||
         syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
         atomic_thread_fence(memory_order_seq_cst);
 }
@@ -54,40 +56,23 @@ static void set_depth(struct thread_record *r, int depth)
     atomic_store_explicit(&r->gate_depth, depth, memory_order_relaxed);
 }
 
-void gate_enter(void)
+/* gate_enter found a fork pending: out of the gate until it has passed,
+ * then in again (the thread's depth was 0 before it entered). */
+__attribute__((noinline)) void gate_wait_for_fork(struct thread_record *r)
 {
-    struct thread_record *r = thread_record();
-    if (r == NULL)
-        return;
-    int depth = atomic_load_explicit(&r->gate_depth, memory_order_relaxed);
-    set_depth(r, depth + 1);
-    if (depth > 0)
-        return; /* nested: this thread may hold loader locks; never wait */
-    entering_barrier();
-    while (atomic_load_explicit(&fork_pending, memory_order_relaxed)) {
+    while (atomic_load_explicit(&mt_fork_pending, memory_order_relaxed)) {
         set_depth(r, 0);
-        while (atomic_load(&fork_pending))
+        while (atomic_load(&mt_fork_pending))
             sched_yield();
         set_depth(r, 1);
         entering_barrier();
     }
-    atomic_thread_fence(memory_order_acquire);
-}
-
-void gate_leave(void)
-{
-    struct thread_record *r = thread_record();
-    if (r)
-        atomic_store_explicit(
-            &r->gate_depth,
-            atomic_load_explicit(&r->gate_depth, memory_order_relaxed) - 1,
-            memory_order_release);
 }
 
 void gate_close_for_fork(void)
 {
     struct thread_record *self = thread_record();
-    atomic_store(&fork_pending, 1);
+    atomic_store(&mt_fork_pending, 1);
     forking_barrier();
     for (struct thread_record *r = thread_records(); r; r = r->next_all)
         while (r != self && atomic_load(&r->gate_depth) > 0)
@@ -96,5 +81,5 @@ void gate_close_for_fork(void)
 
 void gate_open_after_fork(void)
 {
-    atomic_store(&fork_pending, 0);
+    atomic_store(&mt_fork_pending, 0);
 }

@@ -11,12 +11,51 @@
  * GPL-3.0-or-later. */
 #ifndef MT_FORKGATE_H
 #define MT_FORKGATE_H
+#include "log/threads.h"
+#include <stdatomic.h>
 
 /* Registers for membarrier(2): at load, and at the start of collection
  * (only the first call does anything). */
 void gate_init(void);
-void gate_enter(void);
-void gate_leave(void);
+
+/* The handshake (forkgate.c): entering publishes the thread's depth, then
+ * looks at mt_fork_pending.  Inline, since every event enters: with
+ * membarrier registered (mt_gate_asymmetric) the entering side's barrier
+ * is the compiler's only. */
+extern atomic_int mt_fork_pending;
+extern int mt_gate_asymmetric;
+/* A fork is pending: waits outside the gate for it to pass. */
+void gate_wait_for_fork(struct thread_record *r);
+
+static inline void gate_enter(void)
+{
+    struct thread_record *r = thread_record();
+    if (r == NULL)
+        return;
+    int depth = atomic_load_explicit(&r->gate_depth, memory_order_relaxed);
+    atomic_store_explicit(&r->gate_depth, depth + 1, memory_order_relaxed);
+    if (depth > 0)
+        return; /* nested: this thread may hold loader locks; never wait */
+    /* Orders the store of the depth before the load of mt_fork_pending. */
+    if (mt_gate_asymmetric)
+        atomic_signal_fence(memory_order_seq_cst); /* compiler only */
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+    if (__builtin_expect(
+            atomic_load_explicit(&mt_fork_pending, memory_order_relaxed), 0))
+        gate_wait_for_fork(r);
+    atomic_thread_fence(memory_order_acquire);
+}
+
+static inline void gate_leave(void)
+{
+    struct thread_record *r = mt_thread_mine;
+    if (r)
+        atomic_store_explicit(
+            &r->gate_depth,
+            atomic_load_explicit(&r->gate_depth, memory_order_relaxed) - 1,
+            memory_order_release);
+}
 /* fork prepare: waits until every other thread is outside. */
 void gate_close_for_fork(void);
 /* fork parent and child. */

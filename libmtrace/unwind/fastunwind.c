@@ -414,7 +414,8 @@ memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
 /* Whether candidate E is this walk: its frame count, or 0.
  * B: the pages known readable from SP; GEN: the current flush generation
  * (both the same for every entry, so the caller reads them once). */
-static int memo_replay(const struct memo_entry *e, int max, uintptr_t bp,
+static inline __attribute__((always_inline)) int
+memo_replay(const struct memo_entry *e, int max, uintptr_t bp,
                        const struct bounds *b, unsigned gen)
 {
     if (e->max != max || (e->uses_rbp && e->bp != bp) || e->gen != gen)
@@ -423,8 +424,21 @@ static int memo_replay(const struct memo_entry *e, int max, uintptr_t bp,
         if (e->rbp_slots[k] < b->lo || e->rbp_slots[k] > b->hi - 8 ||
             stack_load(e->rbp_slots[k]) != e->rbp_values[k])
             return 0;
-    for (int k = 1; k < e->n; k++)
-        if (stack_load(e->slots[k]) != (uintptr_t)e->frames[k])
+    /* Four return addresses a test: the loads are independent, and most
+     * replays tried hold (1.41 tried a walk on sqlite3), so the words are
+     * best all read.  On sqlite3's ~20 frames the loop's instructions fell
+     * from 5.3 a frame to 2.3 (bench/RESULTS.md, 2026-11-27, twelfth
+     * session). */
+    const uintptr_t *slot = e->slots, *want = (const uintptr_t *)e->frames;
+    int k = 1;
+    for (; k + 4 <= e->n; k += 4)
+        if (((stack_load(slot[k]) ^ want[k]) |
+             (stack_load(slot[k + 1]) ^ want[k + 1]) |
+             (stack_load(slot[k + 2]) ^ want[k + 2]) |
+             (stack_load(slot[k + 3]) ^ want[k + 3])) != 0)
+            return 0;
+    for (; k < e->n; k++)
+        if (stack_load(slot[k]) != want[k])
             return 0;
     if (e->ended_low && stack_load(e->slots[e->n]) >= LOWEST_IP)
         return 0;
@@ -482,7 +496,8 @@ static inline void prefetch_keys(const struct fastunwind_memo *memo,
 }
 
 /* Candidate I if it holds this walk: its frame count, else 0. */
-static int memo_try(struct fastunwind_memo *memo, int i, void **frames, int max,
+static inline __attribute__((always_inline)) int
+memo_try(struct fastunwind_memo *memo, int i, void **frames, int max,
                     uintptr_t bp, const struct bounds *b, unsigned gen)
 {
     struct memo_entry *hit = &memo->entry[i];

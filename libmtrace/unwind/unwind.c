@@ -105,22 +105,26 @@ static __attribute__((noinline)) int frame_pointer_walk(void **frames, int max)
 
 /* This thread's memo of recent walks (fastunwind.h), made on first use
  * in the word SLOT the caller keeps for the thread (NULL: none). */
-static struct fastunwind_memo *thread_memo(void **slot)
+static __attribute__((noinline)) struct fastunwind_memo *
+thread_memo_make(void **slot)
+{
+    /* Sized by the walks we ask for: entries of the deepest ones. */
+    int depth = mt_config.depth + OWN_FRAMES_MAX;
+    struct fastunwind_memo *m = pages_map(fastunwind_memo_size(depth));
+    if (m)
+        fastunwind_memo_init(m, depth);
+    *slot = m;
+    return m;
+}
+
+static inline struct fastunwind_memo *thread_memo(void **slot)
 {
     if (slot == NULL)
         return NULL;
-    if (*slot == NULL) {
-        /* Sized by the walks we ask for: entries of the deepest ones. */
-        int depth = mt_config.depth + OWN_FRAMES_MAX;
-        struct fastunwind_memo *m = pages_map(fastunwind_memo_size(depth));
-        if (m)
-            fastunwind_memo_init(m, depth);
-        *slot = m;
-    }
-    return *slot;
+    return *slot ? *slot : thread_memo_make(slot);
 }
 
-static int raw_unwind(void **frames, int max, void **slot)
+static int raw_unwind(void **frames, int max, struct fastunwind_memo *memo)
 {
     switch (current) {
     case UNWIND_GLIBC:
@@ -128,7 +132,7 @@ static int raw_unwind(void **frames, int max, void **slot)
     case UNWIND_FP:
         return frame_pointer_walk(frames, max);
     case UNWIND_FAST:
-        return fastunwind_backtrace_memo(frames, max, thread_memo(slot));
+        return fastunwind_backtrace_memo(frames, max, memo);
     default:
         return unw_backtrace(frames, max);
     }
@@ -153,11 +157,13 @@ static int caller_then_rest(void **frames, int max, const void *caller,
     return out;
 }
 
+/* The frames from CALLER on, or UNWIND_KNOWN: MEMO (the fast unwinder's
+ * only, else NULL) replayed a walk whose stack its caller keeps. */
 static int unwind_stack(void **frames, int max, const void *caller,
-                        void **slot)
+                        struct fastunwind_memo *memo)
 {
     void *raw[MTF_MAX_DEPTH + OWN_FRAMES_MAX];
-    int n = raw_unwind(raw, max + OWN_FRAMES_MAX, slot);
+    int n = raw_unwind(raw, max + OWN_FRAMES_MAX, memo);
     if (n == FASTUNWIND_KNOWN)
         return UNWIND_KNOWN;
     int start = -1;
@@ -178,9 +184,10 @@ static int unwind_stack(void **frames, int max, const void *caller,
 int unwind_stack_memo(void **frames, int max, const void *caller, void **slot,
                       void ***memo)
 {
-    int n = unwind_stack(frames, max, caller, slot);
-    *memo = current == UNWIND_FAST ? fastunwind_memo_user(thread_memo(slot))
-                                   : NULL;
+    struct fastunwind_memo *m =
+        current == UNWIND_FAST ? thread_memo(slot) : NULL;
+    int n = unwind_stack(frames, max, caller, m);
+    *memo = fastunwind_memo_user(m);
     return n;
 }
 
@@ -204,5 +211,5 @@ void unwind_warm_up(void **slot)
 {
     dl_iterate_phdr(note_own_extent, (void *)&note_own_extent);
     void *frames[4];
-    raw_unwind(frames, 4, slot);
+    raw_unwind(frames, 4, current == UNWIND_FAST ? thread_memo(slot) : NULL);
 }
