@@ -39,6 +39,9 @@
 #define SLAB_MIN (16u << 10)
 #define SLAB_MAX (1u << 20)
 #define BIG_SIZE 0xffffffffu
+/* A shard's nursery: slots, a power of two (livetab.c). */
+#define NURSERY_BITS 6
+#define NURSERY (1u << NURSERY_BITS)
 
 #define ADDR_BITS 48
 #define ADDR_MASK ((1ull << ADDR_BITS) - 1)
@@ -93,6 +96,11 @@ struct shard {
      * chunk after chunk of small blocks does not rehash each one eight
      * times over, and one that moves on to big blocks starts small. */
     size_t hint;
+    /* Its nursery (livetab.c): NURSERY slots from its own memory, made on
+     * first use, each the young block of a live log whose address hashes
+     * there; YOUNG of them are taken (counted in COUNT too). */
+    struct slot *nursery;
+    size_t young;
 } __attribute__((aligned(64)));
 _Static_assert(offsetof(struct shard, next_free) + sizeof(uintptr_t) <= 64,
                "an event's fields in one cache line");

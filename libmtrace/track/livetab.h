@@ -29,6 +29,10 @@ void livetab_disown_all(void);
 uint32_t livetab_insert_tagged(uintptr_t ptr, size_t size, uint32_t stack,
                                uint32_t tag);
 
+/* livetab_insert_tagged(PTR, SIZE, STACK, 0) for a live log's new block
+ * (log/livelog.h): it waits in a small nursery, and goes into the tables
+ * only if it outlives its place there (livetab.c).  Returns 0. */
+uint32_t livetab_insert_young(uintptr_t ptr, size_t size, uint32_t stack);
 enum {
     LIVE_ABSENT,         /* not a block allocated while tracing          */
     LIVE_FOUND,          /* removed; the free is remembered (or untagged) */

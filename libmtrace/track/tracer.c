@@ -194,7 +194,7 @@ static void live_tick(void)
 /* A new block in a live log's tables, its "+" unwritten. */
 static void live_enter(uintptr_t ptr, size_t size, uint32_t id)
 {
-    livetab_insert_tagged(ptr, size, id, 0);
+    livetab_insert_young(ptr, size, id);
     count_alloc(id, size);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_livetab.c - livetab.h against a plain reference model: insert,
  * remove, count, sizes of 4 GiB and more, colliding keys, the visit of
- * the live set, concurrent use, and a realloc's return to its spot. */
+ * the live set, concurrent use, a realloc's return to its spot, and the
+ * nurseries of young blocks (livetab_insert_young). */
 #include "unit.h"
 #include "track/livetab.h"
 #include <pthread.h>
@@ -539,6 +540,139 @@ START_TEST(each_unwritten_once)
 }
 END_TEST
 
+/* A live log's mix: blocks enter young or straight into the table, one
+ * in eight at an address still live (a free the tracer never saw: the
+ * newer block replaces the older wherever that one is), are looked up,
+ * and leave by removal. */
+static void model_step_mixed(struct model *m, uint64_t *seed)
+{
+    size_t i = ut_rand(seed) % m->n;
+    uintptr_t p = ptr_of(m, i);
+    uint64_t r = ut_rand(seed);
+    size_t size;
+    uint32_t stack;
+    if (r % 5 == 0) {
+        int in = livetab_lookup(p, &size, &stack);
+        UT_CHECK(in == m->in[i] &&
+                     (!in || (size == m->size[i] && stack == m->stack[i])),
+                 "lookup of %#lx: %d, want %d", (unsigned long)p, in,
+                 m->in[i]);
+        return;
+    }
+    if (m->in[i] && r % 8 != 1) {
+        UT_CHECK(livetab_remove(p, &size, &stack), "%#lx lost",
+                 (unsigned long)p);
+        UT_CHECK(size == m->size[i] && stack == m->stack[i],
+                 "%#lx: size %zu stack %u, want %zu %u", (unsigned long)p, size,
+                 stack, m->size[i], m->stack[i]);
+        m->in[i] = 0;
+        m->live--;
+        return;
+    }
+    size = r % 4096 == 0 ? ((size_t)5 << 30) + (r >> 40) : (r >> 20) % 100000;
+    stack = (uint32_t)(r >> 8) | 1;
+    if (r % 16 == 3)
+        livetab_insert(p, size, stack);
+    else
+        livetab_insert_young(p, size, stack);
+    m->live += !m->in[i];
+    m->in[i] = 1;
+    m->size[i] = size;
+    m->stack[i] = stack;
+}
+
+START_TEST(young_random_mix)
+{
+    /* Dense: many blocks of a shard meet in its nursery's slots. */
+    struct model m;
+    model_init(&m, 0x555555560000ull, 20000);
+    uint64_t seed = 31;
+    for (int step = 0; step < 400000; step++) {
+        model_step_mixed(&m, &seed);
+        if (step % 50000 == 0) {
+            ck_assert_uint_eq(livetab_count(), m.live);
+            check_each(&m, 1);
+        }
+    }
+    check_each(&m, 1);
+    for (size_t i = 0; i < m.n; i++)
+        if (m.in[i]) {
+            size_t size;
+            uint32_t stack;
+            UT_CHECK(livetab_remove(ptr_of(&m, i), &size, &stack) == 1 &&
+                         size == m.size[i] && stack == m.stack[i],
+                     "block %zu wrong at drain", i);
+        }
+    ck_assert_uint_eq(livetab_count(), 0);
+    model_free(&m);
+}
+END_TEST
+
+/* One address in one place: a young block replaces the table's entry of
+ * its address (a free never seen), big or not, and an insert into the
+ * table replaces a young one. */
+START_TEST(young_replaces_and_is_replaced)
+{
+    size_t size;
+    uint32_t stack;
+    uintptr_t p = 0x7e2000000010;
+    livetab_insert(p, 10, 1);
+    livetab_insert_young(p, 20, 2);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_lookup(p, &size, &stack), 1);
+    ck_assert_uint_eq(size, 20);
+    ck_assert_int_eq(livetab_remove(p, &size, &stack), 1);
+    ck_assert_uint_eq(size, 20);
+    ck_assert_uint_eq(stack, 2);
+    ck_assert_int_eq(livetab_remove(p, &size, &stack), 0);
+
+    livetab_insert(p, (size_t)5 << 30, 3); /* big, then young over it */
+    livetab_insert_young(p, 30, 4);
+    ck_assert_int_eq(livetab_remove(p, &size, &stack), 1);
+    ck_assert_uint_eq(size, 30);
+    livetab_insert(p, (size_t)6 << 30, 5); /* the side list has only this */
+    ck_assert_int_eq(livetab_remove(p, &size, &stack), 1);
+    ck_assert_uint_eq(size, (size_t)6 << 30);
+
+    livetab_insert_young(p, 40, 6);
+    livetab_insert_young(p, 50, 7); /* young twice */
+    ck_assert_uint_eq(livetab_count(), 1);
+    livetab_insert(p, 60, 8);
+    ck_assert_uint_eq(livetab_count(), 1);
+    ck_assert_int_eq(livetab_remove(p, &size, &stack), 1);
+    ck_assert_uint_eq(size, 60);
+    ck_assert_uint_eq(stack, 8);
+    ck_assert_int_eq(livetab_remove(p, &size, &stack), 0);
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+END_TEST
+
+/* Young blocks are visited and marked written like the table's, and a
+ * free to remember (a tag) leaves its freed entry in the table. */
+START_TEST(young_written_and_tagged_free)
+{
+    size_t size;
+    uint32_t stack, tag;
+    uintptr_t a = 0x7e3000000010, b = 0x7e3000000020;
+    livetab_insert_young(a, 10, 1);
+    livetab_insert_young(b, 20, 2);
+    struct unwritten_visits v = visit_unwritten();
+    ck_assert_int_eq(v.n, 2);
+    ck_assert_int_eq(visit_unwritten().n, 0);
+    ck_assert(livetab_remove_tagged(a, &size, &stack, &tag, 0) == LIVE_FOUND);
+    ck_assert_uint_eq(tag, LIVE_TAG_WRITTEN);
+    ck_assert_uint_eq(size, 10);
+    ck_assert(livetab_remove_tagged(b, &size, &stack, &tag, 77) !=
+              LIVE_ABSENT);
+    ck_assert_uint_eq(size, 20);
+    ck_assert_uint_eq(livetab_count(), 0);
+    /* The freed entry hands its tag to the next block at B. */
+    ck_assert_uint_eq(livetab_insert_tagged(b, 30, 3, 9), 77);
+    ck_assert_int_eq(livetab_remove(b, &size, &stack), 1);
+    ck_assert_uint_eq(size, 30);
+}
+END_TEST
+
 Suite *livetab_suite(void)
 {
     Suite *s = suite_create("livetab");
@@ -559,6 +693,9 @@ Suite *livetab_suite(void)
     tcase_add_test(tc, spot_after_rebuild);
     tcase_add_test(tc, dead_chunks_dropped);
     tcase_add_test(tc, dense_chunk);
+    tcase_add_test(tc, young_random_mix);
+    tcase_add_test(tc, young_replaces_and_is_replaced);
+    tcase_add_test(tc, young_written_and_tagged_free);
     suite_add_tcase(s, tc);
     return s;
 }
