@@ -468,9 +468,10 @@ static int table_put(struct shard *sh, uintptr_t ptr, uint32_t size32,
  * into a chunk's table only when another young block takes their slot
  * while they are still live: most blocks die young, and a free found in
  * the nursery costs one compare instead of a probe and a deletion, the
- * insert a store instead of a table's insert (sqlite3 frees 97.5% of its
- * blocks from the nursery, cc1plus 91%; bench/RESULTS.md, 2026-11-27,
- * twelfth session).
+ * insert a store and a probe (table_forget) instead of a table's insert.
+ * Replayed from their full logs, sqlite3 would free 97.5% of its blocks
+ * from the nursery, cc1plus 91% (bench/RESULTS.md, 2026-11-27, twelfth
+ * session).
  *
  * An address is in one place at most, the nursery or a table: a young
  * block replaces a table entry of its address (a block whose free we
