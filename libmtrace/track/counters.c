@@ -41,11 +41,7 @@ static struct stack_counts *lookup(struct thread_record *s, uint32_t id,
 __attribute__((noinline)) struct stack_counts *counters_mine_slow(uint32_t id)
 {
     struct thread_record *r = thread_record();
-    if (r == NULL)
-        return NULL;
-    if (id < CHUNK && r->first_chunk)
-        return &r->first_chunk[id];
-    return lookup(r, id, 1);
+    return r ? lookup(r, id, 1) : NULL;
 }
 
 static long load(const long *field)

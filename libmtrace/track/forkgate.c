@@ -34,16 +34,6 @@ void gate_init(void)
                 0) == 0;
 }
 
-/* Orders the store of the depth before the load of mt_fork_pending, as
- * gate_enter (forkgate.h) does. */
-static inline void entering_barrier(void)
-{
-    if (mt_gate_asymmetric)
-        atomic_signal_fence(memory_order_seq_cst); /* compiler only */
-    else
-        atomic_thread_fence(memory_order_seq_cst);
-}
-
 static void forking_barrier(void)
 {
     if (!mt_gate_asymmetric ||
@@ -65,7 +55,7 @@ __attribute__((noinline)) void gate_wait_for_fork(struct thread_record *r)
         while (atomic_load(&mt_fork_pending))
             sched_yield();
         set_depth(r, 1);
-        entering_barrier();
+        gate_entering_barrier();
     }
 }
 

@@ -27,6 +27,15 @@ extern int mt_gate_asymmetric;
 /* A fork is pending: waits outside the gate for it to pass. */
 void gate_wait_for_fork(struct thread_record *r);
 
+/* Orders the store of the depth before the load of mt_fork_pending. */
+static inline void gate_entering_barrier(void)
+{
+    if (mt_gate_asymmetric)
+        atomic_signal_fence(memory_order_seq_cst); /* compiler only */
+    else
+        atomic_thread_fence(memory_order_seq_cst);
+}
+
 static inline void gate_enter(void)
 {
     struct thread_record *r = thread_record();
@@ -36,11 +45,7 @@ static inline void gate_enter(void)
     atomic_store_explicit(&r->gate_depth, depth + 1, memory_order_relaxed);
     if (depth > 0)
         return; /* nested: this thread may hold loader locks; never wait */
-    /* Orders the store of the depth before the load of mt_fork_pending. */
-    if (mt_gate_asymmetric)
-        atomic_signal_fence(memory_order_seq_cst); /* compiler only */
-    else
-        atomic_thread_fence(memory_order_seq_cst);
+    gate_entering_barrier();
     if (__builtin_expect(
             atomic_load_explicit(&mt_fork_pending, memory_order_relaxed), 0))
         gate_wait_for_fork(r);

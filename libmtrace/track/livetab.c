@@ -502,13 +502,20 @@ static void nursery_spill(struct shard *sh, struct slot *n)
     n->word = 0;
 }
 
+/* PTR's young entry (shard locked), or NULL. */
+static struct slot *young_of(struct shard *sh, uintptr_t ptr)
+{
+    if (sh->young == 0)
+        return NULL;
+    struct slot *n = &sh->nursery[young_home(ptr)];
+    return n->word && addr_of(n->word) == ptr ? n : NULL;
+}
+
 /* Takes PTR's young entry out into *OUT (shard locked); 0: none. */
 static int nursery_take(struct shard *sh, uintptr_t ptr, struct slot *out)
 {
-    if (sh->young == 0)
-        return 0;
-    struct slot *n = &sh->nursery[young_home(ptr)];
-    if (n->word == 0 || addr_of(n->word) != ptr)
+    struct slot *n = young_of(sh, ptr);
+    if (n == NULL)
         return 0;
     *out = *n;
     n->word = 0;
@@ -680,10 +687,9 @@ int livetab_lookup(uintptr_t ptr, size_t *size, uint32_t *stack)
     struct shard *sh = shard_of(ptr);
     uint32_t small = 0;
     int taken = spin_lock_hot(&sh->lock);
-    const struct slot *n =
-        sh->young ? &sh->nursery[young_home(ptr)] : NULL;
+    const struct slot *n = young_of(sh, ptr);
     struct chunk *c;
-    if (n && n->word && addr_of(n->word) == ptr) {
+    if (n) {
         found = 1;
         small = n->size;
         *stack = n->stack;

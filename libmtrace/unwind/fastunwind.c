@@ -416,7 +416,7 @@ memo_candidate(const struct memo_key *k, uintptr_t ip, uintptr_t sp,
  * (both the same for every entry, so the caller reads them once). */
 static inline __attribute__((always_inline)) int
 memo_replay(const struct memo_entry *e, int max, uintptr_t bp,
-                       const struct bounds *b, unsigned gen)
+            const struct bounds *b, unsigned gen)
 {
     if (e->max != max || (e->uses_rbp && e->bp != bp) || e->gen != gen)
         return 0;
@@ -498,7 +498,7 @@ static inline void prefetch_keys(const struct fastunwind_memo *memo,
 /* Candidate I if it holds this walk: its frame count, else 0. */
 static inline __attribute__((always_inline)) int
 memo_try(struct fastunwind_memo *memo, int i, void **frames, int max,
-                    uintptr_t bp, const struct bounds *b, unsigned gen)
+         uintptr_t bp, const struct bounds *b, unsigned gen)
 {
     struct memo_entry *hit = &memo->entry[i];
     int n = memo_replay(hit, max, bp, b, gen);
