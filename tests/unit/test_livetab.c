@@ -43,32 +43,62 @@ static void model_free(struct model *m)
     free(m->in);
 }
 
+/* Removes live slot I of the model from the table, checking what
+ * livetab_remove reports. */
+static void model_remove(struct model *m, size_t i)
+{
+    uintptr_t p = ptr_of(m, i);
+    size_t size;
+    uint32_t stack;
+    UT_CHECK(livetab_remove(p, &size, &stack), "%#lx lost", (unsigned long)p);
+    UT_CHECK(size == m->size[i] && stack == m->stack[i],
+             "%#lx: size %zu stack %u, want %zu %u", (unsigned long)p, size,
+             stack, m->size[i], m->stack[i]);
+    m->in[i] = 0;
+    m->live--;
+}
+
+/* A block's size drawn from R (one in 4096 of 4 GiB or more), its stack. */
+static size_t draw_size(uint64_t r)
+{
+    return r % 4096 == 0 ? ((size_t)5 << 30) + (r >> 40) : (r >> 20) % 100000;
+}
+
+static uint32_t draw_stack(uint64_t r)
+{
+    return (uint32_t)(r >> 8) | 1;
+}
+
+/* Slot I of the model is live with SIZE and STACK (it may have been). */
+static void model_enter(struct model *m, size_t i, size_t size, uint32_t stack)
+{
+    m->live += !m->in[i];
+    m->in[i] = 1;
+    m->size[i] = size;
+    m->stack[i] = stack;
+}
+
+/* Removes every live block: each comes back exactly once, as entered. */
+static void model_drain(struct model *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->in[i])
+            model_remove(m, i);
+    ck_assert_uint_eq(livetab_count(), 0);
+}
+
 /* One random step: insert a dead slot or remove a live one, and check
  * what livetab_remove reports. */
 static void model_step(struct model *m, uint64_t *seed)
 {
     size_t i = ut_rand(seed) % m->n;
-    uintptr_t p = ptr_of(m, i);
-    size_t size;
-    uint32_t stack;
     if (m->in[i]) {
-        UT_CHECK(livetab_remove(p, &size, &stack), "%#lx lost",
-                 (unsigned long)p);
-        UT_CHECK(size == m->size[i] && stack == m->stack[i],
-                 "%#lx: size %zu stack %u, want %zu %u", (unsigned long)p, size,
-                 stack, m->size[i], m->stack[i]);
-        m->in[i] = 0;
-        m->live--;
+        model_remove(m, i);
         return;
     }
     uint64_t r = ut_rand(seed);
-    size = r % 4096 == 0 ? ((size_t)5 << 30) + (r >> 40) : (r >> 20) % 100000;
-    stack = (uint32_t)(r >> 8) | 1;
-    livetab_insert(p, size, stack);
-    m->in[i] = 1;
-    m->size[i] = size;
-    m->stack[i] = stack;
-    m->live++;
+    livetab_insert(ptr_of(m, i), draw_size(r), draw_stack(r));
+    model_enter(m, i, draw_size(r), draw_stack(r));
 }
 
 /* livetab_each must visit every live slot of the models exactly once,
@@ -274,16 +304,7 @@ START_TEST(random_million)
             ck_assert_uint_eq(livetab_count(), m.live);
     }
     check_each(&m, 1);
-    /* Drain it: every block comes back exactly once. */
-    for (size_t i = 0; i < m.n; i++)
-        if (m.in[i]) {
-            size_t size;
-            uint32_t stack;
-            UT_CHECK(livetab_remove(ptr_of(&m, i), &size, &stack) == 1 &&
-                         size == m.size[i],
-                     "block %zu wrong at drain", i);
-        }
-    ck_assert_uint_eq(livetab_count(), 0);
+    model_drain(&m);
     model_free(&m);
 }
 END_TEST
@@ -560,25 +581,16 @@ static void model_step_mixed(struct model *m, uint64_t *seed)
         return;
     }
     if (m->in[i] && r % 8 != 1) {
-        UT_CHECK(livetab_remove(p, &size, &stack), "%#lx lost",
-                 (unsigned long)p);
-        UT_CHECK(size == m->size[i] && stack == m->stack[i],
-                 "%#lx: size %zu stack %u, want %zu %u", (unsigned long)p, size,
-                 stack, m->size[i], m->stack[i]);
-        m->in[i] = 0;
-        m->live--;
+        model_remove(m, i);
         return;
     }
-    size = r % 4096 == 0 ? ((size_t)5 << 30) + (r >> 40) : (r >> 20) % 100000;
-    stack = (uint32_t)(r >> 8) | 1;
+    size = draw_size(r);
+    stack = draw_stack(r);
     if (r % 16 == 3)
         livetab_insert(p, size, stack);
     else
         livetab_insert_young(p, size, stack);
-    m->live += !m->in[i];
-    m->in[i] = 1;
-    m->size[i] = size;
-    m->stack[i] = stack;
+    model_enter(m, i, size, stack);
 }
 
 START_TEST(young_random_mix)
@@ -595,15 +607,7 @@ START_TEST(young_random_mix)
         }
     }
     check_each(&m, 1);
-    for (size_t i = 0; i < m.n; i++)
-        if (m.in[i]) {
-            size_t size;
-            uint32_t stack;
-            UT_CHECK(livetab_remove(ptr_of(&m, i), &size, &stack) == 1 &&
-                         size == m.size[i] && stack == m.stack[i],
-                     "block %zu wrong at drain", i);
-        }
-    ck_assert_uint_eq(livetab_count(), 0);
+    model_drain(&m);
     model_free(&m);
 }
 END_TEST
