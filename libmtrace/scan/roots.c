@@ -2,6 +2,7 @@
 /* roots.c - see roots.h. */
 #define _GNU_SOURCE
 #include "scan/roots.h"
+#include "scan/mainarena.h"
 #include "symbols/maps.h"
 #include <dlfcn.h>
 #include <elf.h>
@@ -100,6 +101,7 @@ void roots_init(void)
     if (info)
         info(&thread_layout.tls_static_size, &align);
     dl_iterate_phdr(find_own_segments, (void *)(uintptr_t)&roots_init);
+    mainarena_init();
 }
 
 int roots_prepare(struct roots_plan *p)
@@ -629,6 +631,9 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
             exclude(&b, m->lo, m->hi);
     }
     exclude_mmapped_chunks(&b, bs);
+    struct addr_range arena;
+    if (mainarena_find(r->maps, r->nmaps, &arena) == 0)
+        exclude(&b, arena.lo, arena.hi);
     for (size_t i = 0; i < r->nmaps; i++) {
         const struct map_info *m = &r->maps[i];
         uintptr_t pd;

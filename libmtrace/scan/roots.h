@@ -9,7 +9,8 @@
  *     descriptor keeps one entry past its start (so it is a root value);
  *     dynamic TLS blocks hang off the DTV by their start;
  *   - the writable segments of every loaded module, libc's and ld.so's
- *     included (link maps, scope arrays, dlerror state, stdio...);
+ *     included (link maps, scope arrays, dlerror state, stdio...), but
+ *     for glibc's main arena, the allocator's own words (mainarena.h);
  *   - writable anonymous mappings that are not malloc's (its arena heaps,
  *     its mmapped chunks) nor thread stacks (whose dead part below the
  *     stack pointer is not a root); a stack glibc keeps for reuse counts

@@ -360,8 +360,10 @@ static const char *first_reason(const struct world *w)
 /* Development aids, MTRACE_SCAN_DEBUG read when collection starts: =1
  * lists the root ranges on stderr, =t the time of each step, =0xADDR the
  * root words and the block words pointing into the block at ADDR (the
- * block's start follows a block word's address). */
-static int debug_roots, debug_times;
+ * block's start follows a block word's address), =p the same for each
+ * block found possibly lost (the integration suite's verdict tests set
+ * it, and show it when a verdict is not the one wanted). */
+static int debug_roots, debug_times, debug_possible;
 static uintptr_t debug_target;
 static struct timespec debug_t0, debug_c0;
 
@@ -396,19 +398,25 @@ static void print_hit(const char *what, uintptr_t where, uintptr_t value)
     write(2, line, (size_t)(p - line));
 }
 
-static void print_why(const struct roots *r, const struct blockset *bs)
+static void print_why(const struct roots *r, const struct blockset *bs,
+                      uintptr_t target)
 {
-    long t = blockset_find(bs, debug_target);
+    long t = blockset_find(bs, target);
     if (t < 0)
         return;
+    print_hit("keepers of ", target, block_size(bs, (size_t)t));
     for (size_t i = 0; i < r->nvalues; i++)
         if (blockset_find(bs, r->values[i]) == t)
             print_hit("value #", i, r->values[i]);
     for (size_t i = 0; i < r->nranges; i++)
         for (uintptr_t a = (r->ranges[i].lo + 7) & ~7ul;
              a + 8 <= r->ranges[i].hi; a += 8)
-            if (blockset_find(bs, *(const uintptr_t *)a) == t)
+            if (blockset_find(bs, *(const uintptr_t *)a) == t) {
+                const struct map_info *m = map_info_find(r->maps, r->nmaps, a);
                 print_hit("word at ", a, *(const uintptr_t *)a);
+                if (m)
+                    print_hit("  in the mapping at ", m->lo, m->hi);
+            }
     for (size_t b = 0; b < bs->n; b++) {
         uintptr_t lo = block_start(bs, b), hi = lo + block_size(bs, b);
         for (uintptr_t a = (lo + 7) & ~7ul; a + 8 <= hi; a += 8)
@@ -447,7 +455,7 @@ static int mark_and_classify(struct scan_result *res, const struct world *w,
     if (debug_roots)
         print_roots(&roots);
     if (debug_target) {
-        print_why(&roots, &res->bs);
+        print_why(&roots, &res->bs, debug_target);
         for (size_t i = 0; i < w->nslots; i++)
             if (w->threads[i].tid)
                 print_hit("thread sp ", w->threads[i].sp, w->threads[i].tp);
@@ -465,6 +473,9 @@ static int mark_and_classify(struct scan_result *res, const struct world *w,
         phase("marked");
         failed = classify_lost(bs);
         phase("classified");
+        for (size_t i = 0; debug_possible && !failed && i < bs->n; i++)
+            if (block_verdict(bs, i) == VERDICT_POSSIBLE)
+                print_why(&roots, bs, block_start(bs, i));
         bs->maps = NULL;
         bs->nmaps = 0;
         res->root_bytes = roots.root_bytes;
@@ -588,6 +599,7 @@ void scan_init(void)
     const char *dbg = getenv("MTRACE_SCAN_DEBUG");
     debug_roots = dbg && *dbg == '1';
     debug_times = dbg && *dbg == 't';
+    debug_possible = dbg && *dbg == 'p';
     debug_target = dbg && dbg[0] == '0' ? strtoul(dbg, NULL, 16) : 0;
 }
 

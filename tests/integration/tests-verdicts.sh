@@ -38,7 +38,16 @@ expect_verdicts() {
 		[ "$cls" = still-reachable ] || bad="$bad
     unexpected: a block of $size bytes is $cls"
 	done <<<"$got"
-	[ -z "$bad" ] || { fail "$log: wrong verdicts:$bad"; return 1; }
+	[ -z "$bad" ] || { fail "$log: wrong verdicts:$bad$(keepers)"; return 1; }
+}
+
+# What kept the possibly lost blocks, as the scan says it on stderr under
+# MTRACE_SCAN_DEBUG=p (vrun sets it): where each word pointing into one
+# lies (compare with the log's #m lines).
+keepers() {
+	[ -s err ] && grep -q '^keepers of ' err || return 0
+	printf '\n    what pointed into the possibly lost blocks:\n'
+	head -40 err | sed 's/^/        /'
 }
 
 # expect_child_verdicts BINARY "SIZE:CLASS ...": the same for the log of
@@ -53,7 +62,7 @@ expect_child_verdicts() {
 vrun() {
 	local log=$1
 	shift
-	traced "$log" "$@" >out 2>err
+	traced "$log" MTRACE_SCAN_DEBUG=p "$@" >out 2>err
 	local st=$?
 	[ $st -eq 0 ] || { fail "exit status $st: $(head -5 err)"; return 1; }
 }
@@ -352,6 +361,20 @@ t_verdict_churn_threads() {
 	churn_cases churn-threads
 }
 
+# glibc's last remainder (a word of the main arena, in libc's data) points
+# into a leak's middle: no pointer of the program's (scan/mainarena.h).
+# Also with fast bins off, with one arena, with freed memory perturbed.
+t_verdict_last_remainder() {
+	need_libmtrace || return
+	local t
+	for t in "${GLIBC_TUNABLES:-}" glibc.malloc.mxfast=0 glibc.malloc.arena_max=1 \
+		glibc.malloc.perturb=85; do
+		rm -f log
+		GLIBC_TUNABLES=$t shape last-remainder "2303:definitely-lost" ||
+			{ fail "with GLIBC_TUNABLES=$t"; return 1; }
+	done
+}
+
 # A helper's frame, dead before exit() or before main() returns, held
 # copies of the only pointer (lastframe.c).
 t_verdict_exit_helper() {
@@ -446,6 +469,7 @@ VARIANT_TESTS=(
 	verdict_churn verdict_churn_threads verdict_exit_helper
 	verdict_return_helper verdict_cycle_helper verdict_thread_pass
 	verdict_exit_paths verdict_fork_exit verdict_vfork_kill verdict_dlclose
+	verdict_last_remainder
 )
 
 t_verdict_variants() {
@@ -469,7 +493,8 @@ t_verdict_vs_valgrind() {
 	need_libmtrace || return
 	command -v valgrind >/dev/null || skip "valgrind not installed"
 	local c bad="" ours theirs
-	for c in churn exit-helper return-helper cycle-helper _exit thread-pass; do
+	for c in churn exit-helper return-helper cycle-helper _exit thread-pass \
+		last-remainder; do
 		rm -f log
 		vrun log "$SHAPES" "$c" || return 1
 		"$MTRACE_CHECK" --fail-on=none "$SHAPES" log >report 2>&1

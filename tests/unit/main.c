@@ -10,7 +10,7 @@ int main(void)
         stacktab_suite, frametab_suite, livetab_suite, threadlog_suite,
         logfile_suite,  modmap_suite,   ehframe_suite, cfa_suite,
         sampler_suite,  mark_suite,     suppress_suite, elfsyms_suite,
-        dynsyms_suite,  chunkwords_suite, writer_limits_suite,
+        dynsyms_suite,  chunkwords_suite, mainarena_suite, writer_limits_suite,
         childenv_suite, writer_room_suite, counters_suite, offload_suite,
     };
     /* Each test needs fresh process-wide tables (stack ids from 1, an

@@ -41,6 +41,7 @@ Suite *sampler_suite(void);
 
 Suite *mark_suite(void);
 Suite *chunkwords_suite(void);
+Suite *mainarena_suite(void);
 Suite *suppress_suite(void);
 Suite *elfsyms_suite(void);
 Suite *dynsyms_suite(void);

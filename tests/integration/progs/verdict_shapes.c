@@ -16,6 +16,8 @@
  *   fork-_exit            a fork child that ends with _exit()
  *   vfork-kill            vfork()+exec, a report, then SIGKILL
  *   dlclose               dlopen()+dlclose(): the loader's own blocks
+ *   last-remainder        a leak that glibc's last remainder (a word of
+ *                         the main arena, in libc's data) points into
  * Built at -O1, as verdicts.c. */
 #define _GNU_SOURCE
 #include "util.h"
@@ -148,6 +150,46 @@ __attribute__((noinline)) static void make_cycle(void)
     escape((void *)copies);
 }
 
+/* ---- glibc's last remainder --------------------------------------------- */
+
+/* A small request cut from a big free chunk leaves the rest as glibc's
+ * last remainder (a word of the main arena's struct, in libc's data); the
+ * small block is freed and merges back, and a bigger request gets the
+ * whole chunk: the last remainder now points into the middle of that
+ * block, which is leaked.  The thread cache of the small size is full
+ * when the small block is freed, so that its free reaches the bins.
+ * Chunks glibc hands out from elsewhere on the way are kept (still
+ * reachable). */
+void *lr_kept[4096];
+int lr_nkept;
+
+static void *malloc_at(size_t n, uintptr_t want)
+{
+    for (;;) {
+        void *p = malloc(n);
+        if ((uintptr_t)p == want || lr_nkept == 4096)
+            return p;
+        lr_kept[lr_nkept++] = p;
+    }
+}
+
+__attribute__((noinline)) static void case_last_remainder(void)
+{
+    void *fill[7];
+    for (int i = 0; i < 7; i++)
+        fill[i] = used(malloc(300));
+    lr_kept[lr_nkept++] = malloc(40); /* no merge with the fill's chunks */
+    void *big = used(malloc(3000));
+    uintptr_t at = (uintptr_t)big;
+    lr_kept[lr_nkept++] = malloc(40); /* nor with the top chunk */
+    free(big);
+    void *small = malloc_at(300, at);
+    for (int i = 0; i < 7; i++)
+        free(fill[i]);
+    free(small);
+    escape(malloc_at(2303, at)); /* definitely lost */
+}
+
 /* ---- threads that get and return blocks -------------------------------- */
 
 static void *take_and_give(void *arg)
@@ -276,7 +318,10 @@ int main(int argc, char **argv)
         case_fork_exit();
     else if (strcmp(c, "vfork-kill") == 0)
         case_vfork_kill();
-    else if (strcmp(c, "dlclose") == 0 && argc > 2)
+    else if (strcmp(c, "last-remainder") == 0) {
+        case_last_remainder();
+        exit(0);
+    } else if (strcmp(c, "dlclose") == 0 && argc > 2)
         case_dlclose(argv + 2, argc - 2);
     else {
         say("unknown case '%s'\n", c);

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* mainarena.c - see mainarena.h. */
+#define _GNU_SOURCE
+#include "scan/mainarena.h"
+#include "base/real.h"
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
+
+#define WORD sizeof(uintptr_t)
+/* struct malloc_state on x86-64, glibc 2.27 and later: mutex, flags and
+ * have_fastchunks (16 bytes with padding), fastbinsY[10], top and
+ * last_remainder, then bins[254], binmap[4] (16 bytes), next,
+ * next_free, attached_threads, system_mem, max_system_mem. */
+#define BINS_AT (16 + 10 * WORD + 2 * WORD)
+#define NBINS 127 /* bin heads: bins[] holds two words for each */
+#define NEXT_AT (BINS_AT + 2 * NBINS * WORD + 16)
+#define STATE_SIZE (NEXT_AT + 5 * WORD)
+/* A shape this many empty bins at least, and at most this many heads a
+ * thread stopped inside malloc() may have left half-linked. */
+#define MIN_EMPTY 16
+#define MAX_ODD 2
+#define MAX_ARENAS 4096
+
+static struct addr_range libc_data[4]; /* libc's writable segments */
+static size_t nlibc_data;
+static uintptr_t found; /* the struct's address, once known */
+
+static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    uintptr_t in_libc = (uintptr_t)arg;
+    int is_libc = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && in_libc - lo < ph->p_memsz)
+            is_libc = 1;
+    }
+    for (int i = 0; is_libc && i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && ph->p_memsz &&
+            nlibc_data < sizeof libc_data / sizeof libc_data[0])
+            libc_data[nlibc_data++] = (struct addr_range){
+                info->dlpi_addr + ph->p_vaddr,
+                info->dlpi_addr + ph->p_vaddr + ph->p_memsz
+            };
+    }
+    return is_libc;
+}
+
+void mainarena_init(void)
+{
+    if (nlibc_data == 0)
+        dl_iterate_phdr(find_libc, (void *)(uintptr_t)&__libc_malloc);
+}
+
+static int readable(const struct map_info *maps, size_t nmaps, uintptr_t lo,
+                    size_t len)
+{
+    const struct map_info *m = map_info_find(maps, nmaps, lo);
+    return lo % WORD == 0 && m && (m->flags & MAPF_READ) && lo + len <= m->hi;
+}
+
+static uintptr_t word_at(uintptr_t a)
+{
+    return *(const uintptr_t *)a;
+}
+
+/* Whether a struct malloc_state starts at A: its bin heads, and the list
+ * of arenas through it. */
+static int is_arena(const struct map_info *maps, size_t nmaps, uintptr_t a)
+{
+    if (!readable(maps, nmaps, a, STATE_SIZE))
+        return 0;
+    unsigned empty = 0, odd = 0;
+    for (size_t i = 0; i < NBINS; i++) {
+        uintptr_t head = a + BINS_AT + 2 * WORD * i - 2 * WORD;
+        uintptr_t fd = word_at(head + 2 * WORD), bk = word_at(head + 3 * WORD);
+        if (fd == head && bk == head)
+            empty++;
+        else if (fd == head || bk == head || fd % 16 || bk % 16 || !fd || !bk)
+            odd++;
+    }
+    if (empty < MIN_EMPTY || odd > MAX_ODD)
+        return 0;
+    uintptr_t next = word_at(a + NEXT_AT);
+    for (int n = 0; n < MAX_ARENAS && next != a; n++) {
+        if (!readable(maps, nmaps, next + NEXT_AT, WORD))
+            return 0;
+        next = word_at(next + NEXT_AT);
+    }
+    return next == a;
+}
+
+/* An empty bin's first word, at X, holds X - 16: each such word is tried
+ * as each bin's. */
+static uintptr_t search(const struct map_info *maps, size_t nmaps,
+                        const struct addr_range *seg)
+{
+    uintptr_t lo = (seg->lo + WORD - 1) & ~(WORD - 1);
+    for (uintptr_t x = lo; x + 2 * WORD <= seg->hi; x += WORD) {
+        if (!readable(maps, nmaps, x, 2 * WORD))
+            continue;
+        if (word_at(x) != x - 2 * WORD || word_at(x + WORD) != x - 2 * WORD)
+            continue;
+        for (size_t i = 0; i < NBINS; i++) {
+            uintptr_t a = x - BINS_AT - 2 * WORD * i;
+            if (a >= seg->lo && a + STATE_SIZE <= seg->hi &&
+                is_arena(maps, nmaps, a))
+                return a;
+        }
+    }
+    return 0;
+}
+
+int mainarena_find(const struct map_info *maps, size_t nmaps,
+                   struct addr_range *out)
+{
+    for (size_t i = 0; found == 0 && i < nlibc_data; i++)
+        found = search(maps, nmaps, &libc_data[i]);
+    if (found == 0)
+        return -1;
+    *out = (struct addr_range){ found, found + STATE_SIZE };
+    return 0;
+}
