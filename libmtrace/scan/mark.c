@@ -583,6 +583,19 @@ void mark_value(struct blockset *bs, uintptr_t w)
         consider_block(bs, blockset_find(bs, w), w, 1);
 }
 
+/* Only a block that is the stack and little more (its allocator's
+ * rounding): one that holds other data too is scanned whole, as before. */
+void mark_opaque(struct blockset *bs, uintptr_t lo, uintptr_t hi)
+{
+    long i = blockset_find(bs, lo);
+    if (i < 0)
+        return;
+    uintptr_t s = block_start(bs, (size_t)i);
+    uint64_t n = block_size(bs, (size_t)i);
+    if (s + n >= hi && n <= hi - lo + 64)
+        set_state(bs, (size_t)i, BLOCK_REACHABLE); /* not pushed */
+}
+
 void mark_drain(struct blockset *bs)
 {
     struct pipe p;

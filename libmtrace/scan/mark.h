@@ -149,6 +149,10 @@ int blockset_read_word(struct blockset *bs, uintptr_t addr, uintptr_t *out);
 /* Roots: every aligned word of [LO, HI), and single values (registers). */
 void mark_range(struct blockset *bs, uintptr_t lo, uintptr_t hi);
 void mark_value(struct blockset *bs, uintptr_t w);
+/* The block that is the memory [LO, HI) (a sigaltstack), if one is:
+ * reachable, and never scanned (the roots hold its live part, if any).
+ * Before the roots are marked. */
+void mark_opaque(struct blockset *bs, uintptr_t lo, uintptr_t hi);
 /* The flood fill from what the roots reached. */
 void mark_drain(struct blockset *bs);
 

@@ -363,35 +363,60 @@ static uintptr_t red_zone_of(const struct build *b,
                                                                  : RED_ZONE;
 }
 
+/* A thread's sigaltstack [LO, HI): what the handlers that ran on it and
+ * returned left there is as dead as what lies below a stack pointer
+ * (valgrind: no longer addressable), and it kept leaks made in such a
+ * handler still reachable.  Only a handler running on it now (SP in it)
+ * has live frames, from RED bytes below SP up.  The stack itself stays
+ * reachable: only the kernel may hold its address. */
+static void add_alt_stack(struct build *b, uintptr_t lo, uintptr_t hi,
+                          uintptr_t sp, uintptr_t red)
+{
+    if (lo == 0 || hi <= lo)
+        return;
+    add_value(b, lo);
+    exclude(b, lo, hi);
+    struct roots *r = b->r;
+    if (grow((void **)&r->alts, &r->capalts, sizeof *r->alts, r->nalts + 1,
+             b->ops)) {
+        b->failed = 1;
+        return;
+    }
+    r->alts[r->nalts++] = (struct addr_range){ lo, hi };
+    if (sp - lo < hi - lo)
+        add_range(b, sp - red < lo ? lo : sp - red, hi);
+}
+
+/* A thread in a handler on its sigaltstack: where the handler
+ * interrupted its own stack is unknown, so all of that stack is
+ * scanned. */
+static void add_whole_stack(struct build *b, int is_main, uintptr_t tp)
+{
+    const struct map_info *m = NULL;
+    if (is_main) {
+        for (size_t i = 0; i < b->r->nmaps; i++)
+            if (map_kind(&b->r->maps[i]) == MAP_STACK)
+                m = &b->r->maps[i];
+    } else {
+        m = find_map(b->r, tp);
+    }
+    if (m && map_kind(m) == MAP_STACK)
+        add_range(b, m->lo, m->hi);
+}
+
 static void add_thread(struct build *b, const struct roots_plan *p,
                        const struct blockset *bs,
                        const struct stopped_thread *t, pid_t pid)
 {
     for (size_t k = 0; k < STOP_REG_WORDS; k++)
         add_value(b, t->regs[k]);
-    if (t->alt_lo)
-        add_value(b, t->alt_lo); /* only the kernel may hold it */
     uintptr_t red = red_zone_of(b, t);
     add_tls(b, p, t->tp, t->on_alt ? 0 : t->sp - red);
-    if (t->on_alt) {
-        /* Stopped in a handler on its sigaltstack: where it left its own
-         * stack is unknown, so all of that stack is scanned. */
-        add_range(b,
-                  t->sp - RED_ZONE < t->alt_lo ? t->alt_lo : t->sp - RED_ZONE,
-                  t->alt_hi);
-        const struct map_info *m = NULL;
-        if (t->tid == pid) {
-            for (size_t i = 0; i < b->r->nmaps; i++)
-                if (map_kind(&b->r->maps[i]) == MAP_STACK)
-                    m = &b->r->maps[i];
-        } else {
-            m = find_map(b->r, t->tp);
-        }
-        if (m && map_kind(m) == MAP_STACK)
-            add_range(b, m->lo, m->hi);
-        return;
-    }
-    add_live_stack(b, bs, t->sp, red);
+    add_alt_stack(b, t->alt_lo, t->alt_hi, t->sp, RED_ZONE);
+    if (t->on_alt)
+        add_whole_stack(b, t->tid == pid, t->tp);
+    else
+        add_live_stack(b, bs, t->sp, red);
 }
 
 /* A glibc thread stack: its top holds the thread's descriptor (its
@@ -619,10 +644,15 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
         main_gone |= state == STOP_GONE && t->tid == pid;
     }
     if (!me->is_own_thread) {
+        int on_alt = me->sp - me->alt_lo < me->alt_hi - me->alt_lo;
         for (size_t k = 0; k < me->nregs; k++)
             add_value(&b, me->regs[k]);
-        add_tls(&b, p, me->tp, me->sp);
-        add_live_stack(&b, bs, me->sp, 0);
+        add_tls(&b, p, me->tp, on_alt ? 0 : me->sp);
+        add_alt_stack(&b, me->alt_lo, me->alt_hi, me->sp, 0);
+        if (on_alt)
+            add_whole_stack(&b, w->self == pid, me->tp);
+        else
+            add_live_stack(&b, bs, me->sp, 0);
         main_stopped |= w->self == pid;
     }
     for (size_t i = 0; i < own->nstacks; i++) {
@@ -685,5 +715,7 @@ void roots_free(struct roots *r, const struct scratch_ops *ops)
         ops->unmap(r->values, r->capvalues * sizeof *r->values, ops->ctx);
     if (r->maps)
         ops->unmap(r->maps, r->capmaps * sizeof *r->maps, ops->ctx);
+    if (r->alts)
+        ops->unmap(r->alts, r->capalts * sizeof *r->alts, ops->ctx);
     memset(r, 0, sizeof *r);
 }

@@ -3,7 +3,9 @@
  * reach without going through a heap block.
  *   - every thread's registers and its live stack (from the stack pointer
  *     it was stopped at, red zone included, to the top of its stack), the
- *     scanning thread's too;
+ *     scanning thread's too; a sigaltstack only from the stack pointer of
+ *     a handler running on it now (the frames of handlers that returned
+ *     are dead, as below any stack pointer);
  *   - static TLS and the thread descriptor of each thread (values of
  *     pthread_setspecific live there), and the DTV, whose address the
  *     descriptor keeps one entry past its start (so it is a root value);
@@ -45,6 +47,7 @@ struct scanner_self {
     uintptr_t sp, tp;
     const uintptr_t *regs;
     size_t nregs;
+    uintptr_t alt_lo, alt_hi; /* its sigaltstack, if any               */
 };
 
 struct roots {
@@ -54,6 +57,11 @@ struct roots {
     size_t nvalues, capvalues;
     struct map_info *maps; /* readable mappings, sorted                 */
     size_t nmaps, capmaps;
+    /* The threads' sigaltstacks: what a handler left there is no root,
+     * and a block that is one is never scanned (mark_opaque), only the
+     * live part of a stack a handler runs on now (in RANGES). */
+    struct addr_range *alts;
+    size_t nalts, capalts;
     uint64_t root_bytes;
 };
 

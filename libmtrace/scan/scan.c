@@ -22,6 +22,7 @@
 #include "log/tracelog.h"
 #include "base/valgrind.h"
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -465,6 +466,8 @@ static int mark_and_classify(struct scan_result *res, const struct world *w,
         bs->careful = w->abandoned > 0;
         bs->maps = roots.maps;
         bs->nmaps = roots.nmaps;
+        for (size_t i = 0; i < roots.nalts; i++)
+            mark_opaque(bs, roots.alts[i].lo, roots.alts[i].hi);
         for (size_t i = 0; i < roots.nvalues; i++)
             mark_value(bs, roots.values[i]);
         for (size_t i = 0; i < roots.nranges; i++)
@@ -658,7 +661,13 @@ static int run(struct scan_result *res, const char *trigger)
     }
     entry_frame = 0;
     exit_sp = 0;
-    struct scanner_self me = { scanner_is_own_thread(), sp, tp, regs, nregs };
+    struct scanner_self me = { scanner_is_own_thread(), sp, tp, regs, nregs,
+                               0, 0 };
+    stack_t alt;
+    if (sigaltstack(NULL, &alt) == 0 && !(alt.ss_flags & SS_DISABLE)) {
+        me.alt_lo = (uintptr_t)alt.ss_sp;
+        me.alt_hi = (uintptr_t)alt.ss_sp + alt.ss_size;
+    }
 
     struct roots_plan plan;
     roots_prepare(&plan);

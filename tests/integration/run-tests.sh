@@ -82,7 +82,8 @@ ALL_TESTS=(
 	verdict-signal-storm verdict-blocked-thread verdict-lsan-default
 	verdict-report verdict-reach-off
 	verdict-suppressions verdict-under-tracers
-	verdict-churn verdict-churn-threads verdict-last-remainder verdict-exit-helper
+	verdict-churn verdict-churn-threads verdict-last-remainder verdict-altstack
+	verdict-exit-helper
 	verdict-return-helper verdict-cycle-helper verdict-thread-pass
 	verdict-exit-paths verdict-fork-exit verdict-vfork-kill verdict-dlclose
 	verdict-variants verdict-vs-valgrind untraced-valgrind

@@ -375,6 +375,21 @@ t_verdict_last_remainder() {
 	done
 }
 
+# Frames a handler left on a sigaltstack are dead once it returns (the
+# stack mapped, or a heap block), and exit() from a handler on that stack
+# still finds what main's interrupted frame holds (roots.c).
+t_verdict_altstack() {
+	need_libmtrace || return
+	local how
+	for how in mmap malloc; do
+		rm -f log
+		shape "altstack-$how" "2401:definitely-lost 2402:still-reachable" ||
+			{ fail "sigaltstack by $how"; return 1; }
+	done
+	rm -f log
+	shape altstack-return "2403:definitely-lost"
+}
+
 # A helper's frame, dead before exit() or before main() returns, held
 # copies of the only pointer (lastframe.c).
 t_verdict_exit_helper() {
@@ -469,7 +484,7 @@ VARIANT_TESTS=(
 	verdict_churn verdict_churn_threads verdict_exit_helper
 	verdict_return_helper verdict_cycle_helper verdict_thread_pass
 	verdict_exit_paths verdict_fork_exit verdict_vfork_kill verdict_dlclose
-	verdict_last_remainder
+	verdict_last_remainder verdict_altstack
 )
 
 t_verdict_variants() {
@@ -494,7 +509,7 @@ t_verdict_vs_valgrind() {
 	command -v valgrind >/dev/null || skip "valgrind not installed"
 	local c bad="" ours theirs
 	for c in churn exit-helper return-helper cycle-helper _exit thread-pass \
-		last-remainder; do
+		last-remainder altstack-mmap altstack-malloc altstack-return; do
 		rm -f log
 		vrun log "$SHAPES" "$c" || return 1
 		"$MTRACE_CHECK" --fail-on=none "$SHAPES" log >report 2>&1

@@ -572,6 +572,38 @@ START_TEST(pool_chunk_is_left_out)
 }
 END_TEST
 
+/* A block that is a sigaltstack (mark_opaque) is reachable and never
+ * scanned: what a returned handler left in it keeps nothing; the live
+ * part of a stack a handler runs on now is a root range of its own.  A
+ * block holding a sigaltstack and more is scanned whole. */
+START_TEST(sigaltstack_block_is_opaque)
+{
+    static const size_t sizes[] = { 4096, 32, 32, 4096 + 256, 32, 32 };
+    struct graph g;
+    graph_init(&g, 6, sizes);
+    LINK(&g, 0, 10, 1, 0);  /* a dead handler frame's copy: lost */
+    LINK(&g, 0, 500, 2, 0); /* in the live part: reachable */
+    LINK(&g, 3, 10, 4, 0);  /* the stack and more: scanned, as before */
+    LINK(&g, 3, 520, 5, 0);
+    graph_index(&g);
+    uintptr_t a = (uintptr_t)g.blk[0], b = (uintptr_t)g.blk[3];
+    mark_opaque(&g.bs, a, a + 4096);
+    mark_opaque(&g.bs, b, b + 4096);
+    mark_range(&g.bs, a + 400 * 8, a + 4096); /* the live part */
+    mark_value(&g.bs, a); /* as roots.c: only the kernel may hold it */
+    mark_value(&g.bs, b);
+    mark_drain(&g.bs);
+    ck_assert_int_eq(classify_lost(&g.bs), 0);
+    ck_assert_int_eq(verdict_of(&g, 0), VERDICT_REACHABLE);
+    ck_assert_int_eq(verdict_of(&g, 1), VERDICT_DEFINITE);
+    ck_assert_int_eq(verdict_of(&g, 2), VERDICT_REACHABLE);
+    ck_assert_int_eq(verdict_of(&g, 3), VERDICT_REACHABLE);
+    ck_assert_int_eq(verdict_of(&g, 4), VERDICT_REACHABLE);
+    ck_assert_int_eq(verdict_of(&g, 5), VERDICT_REACHABLE);
+    graph_free(&g);
+}
+END_TEST
+
 Suite *mark_suite(void)
 {
     Suite *s = suite_create("mark");
@@ -596,6 +628,7 @@ Suite *mark_suite(void)
     tcase_add_test(c, careful_mode_survives_unmapped_memory);
     tcase_add_test(c, foreign_blocks_are_walked_through);
     tcase_add_test(c, loader_blocks_any_pointer_reaches_start_only_leaves);
+    tcase_add_test(c, sigaltstack_block_is_opaque);
     tcase_set_timeout(c, 120);
     suite_add_tcase(s, c);
     return s;

@@ -18,6 +18,10 @@
  *   dlclose               dlopen()+dlclose(): the loader's own blocks
  *   last-remainder        a leak that glibc's last remainder (a word of
  *                         the main arena, in libc's data) points into
+ *   altstack-mmap, altstack-malloc, altstack-return
+ *                         leaks made in a handler on a sigaltstack (mapped,
+ *                         or a heap block), then exit() from another
+ *                         handler on it, or from main
  * Built at -O1, as verdicts.c. */
 #define _GNU_SOURCE
 #include "util.h"
@@ -27,6 +31,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -190,6 +196,52 @@ __attribute__((noinline)) static void case_last_remainder(void)
     escape(malloc_at(2303, at)); /* definitely lost */
 }
 
+/* ---- handlers on a sigaltstack ------------------------------------------ */
+
+/* The first handler leaves copies of a new block's address in its dead
+ * frames on the sigaltstack: lost once it returns.  The second runs on
+ * the same stack and calls exit() there, while main holds a block in its
+ * own frame, which the handler interrupted: still reachable. */
+void *alt_stack;
+
+static void leak_in_handler(int sig)
+{
+    leave_copies(sig == SIGUSR1 ? 2401 : 2403);
+}
+
+static void exit_in_handler(int sig)
+{
+    (void)sig;
+    exit(0);
+}
+
+__attribute__((noinline)) static void case_altstack(const char *how)
+{
+    stack_t ss = { .ss_size = 65536 };
+    ss.ss_sp = strcmp(how, "malloc") == 0
+                   ? malloc(ss.ss_size)
+                   : mmap(NULL, ss.ss_size, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    alt_stack = ss.ss_sp;
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_flags = SA_ONSTACK;
+    sa.sa_handler = leak_in_handler;
+    sigaction(SIGUSR1, &sa, NULL);
+    sigaction(SIGUSR2, &sa, NULL);
+    if (strcmp(how, "return") == 0) {
+        raise(SIGUSR2); /* 2403 definitely lost */
+        return;
+    }
+    raise(SIGUSR1); /* 2401 definitely lost */
+    sa.sa_handler = exit_in_handler;
+    sigaction(SIGUSR2, &sa, NULL);
+    volatile uintptr_t held = (uintptr_t)alloc_unwritten(2402);
+    raise(SIGUSR2);
+    escape((void *)held);
+}
+
 /* ---- threads that get and return blocks -------------------------------- */
 
 static void *take_and_give(void *arg)
@@ -321,7 +373,9 @@ int main(int argc, char **argv)
     else if (strcmp(c, "last-remainder") == 0) {
         case_last_remainder();
         exit(0);
-    } else if (strcmp(c, "dlclose") == 0 && argc > 2)
+    } else if (strncmp(c, "altstack-", 9) == 0)
+        case_altstack(c + 9);
+    else if (strcmp(c, "dlclose") == 0 && argc > 2)
         case_dlclose(argv + 2, argc - 2);
     else {
         say("unknown case '%s'\n", c);
