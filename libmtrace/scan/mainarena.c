@@ -2,10 +2,8 @@
 /* mainarena.c - see mainarena.h. */
 #define _GNU_SOURCE
 #include "scan/mainarena.h"
-#include "base/real.h"
-#include <elf.h>
-#include <link.h>
 #include <stdint.h>
+#include <string.h>
 
 #define WORD sizeof(uintptr_t)
 /* struct malloc_state on x86-64, glibc 2.27 and later: mutex, flags and
@@ -26,33 +24,11 @@ static struct addr_range libc_data[4]; /* libc's writable segments */
 static size_t nlibc_data;
 static uintptr_t found; /* the struct's address, once known */
 
-static int find_libc(struct dl_phdr_info *info, size_t size, void *arg)
+void mainarena_init(const struct addr_range *libc, size_t n)
 {
-    (void)size;
-    uintptr_t in_libc = (uintptr_t)arg;
-    int is_libc = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && in_libc - lo < ph->p_memsz)
-            is_libc = 1;
-    }
-    for (int i = 0; is_libc && i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && ph->p_memsz &&
-            nlibc_data < sizeof libc_data / sizeof libc_data[0])
-            libc_data[nlibc_data++] = (struct addr_range){
-                info->dlpi_addr + ph->p_vaddr,
-                info->dlpi_addr + ph->p_vaddr + ph->p_memsz
-            };
-    }
-    return is_libc;
-}
-
-void mainarena_init(void)
-{
-    if (nlibc_data == 0)
-        dl_iterate_phdr(find_libc, (void *)(uintptr_t)&__libc_malloc);
+    size_t cap = sizeof libc_data / sizeof libc_data[0];
+    nlibc_data = n < cap ? n : cap;
+    memcpy(libc_data, libc, nlibc_data * sizeof *libc);
 }
 
 static int readable(const struct map_info *maps, size_t nmaps, uintptr_t lo,

@@ -27,9 +27,9 @@
 #include "base/ownmaps.h"
 #include "scan/mark.h"
 
-/* Once, when collection starts (dl_iterate_phdr): libc's writable
- * segments. */
-void mainarena_init(void);
+/* Once, when collection starts: libc's writable segments (roots.c asks
+ * the loader). */
+void mainarena_init(const struct addr_range *libc, size_t n);
 
 /* With the world stopped (no loader call): the main arena's struct, read
  * in MAPS (the readable mappings, sorted).  Returns 0 and sets *OUT, or

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "scan/roots.h"
 #include "scan/mainarena.h"
+#include "base/real.h"
 #include "symbols/maps.h"
 #include <dlfcn.h>
 #include <elf.h>
@@ -43,33 +44,47 @@ static int grow(void **arr, size_t *cap, size_t elem, size_t need,
     return 0;
 }
 
-/* libmtrace.so's own writable segments: found once (roots_init), with
- * the loader; a fork child may not call it (modmap.h). */
+/* libmtrace.so's own writable segments, and libc's (mainarena.h): found
+ * once (roots_init), with the loader; a fork child may not call it
+ * (modmap.h). */
 static struct addr_range own_segments[8];
 static size_t own_nsegments;
 
-static int find_own_segments(struct dl_phdr_info *info, size_t size,
-                             void *arg)
+/* The writable segments of the module that holds ADDR. */
+struct segments_of {
+    uintptr_t addr;
+    struct addr_range *out;
+    size_t cap, n;
+};
+
+static int find_segments(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
-    uintptr_t self = (uintptr_t)arg;
-    int ours = 0;
+    struct segments_of *want = arg;
+    int holds = 0;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && self - lo < ph->p_memsz)
-            ours = 1;
+        if (ph->p_type == PT_LOAD && want->addr - lo < ph->p_memsz)
+            holds = 1;
     }
-    for (int i = 0; ours && i < info->dlpi_phnum; i++) {
+    for (int i = 0; holds && i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && ph->p_memsz &&
-            own_nsegments < sizeof own_segments / sizeof own_segments[0])
-            own_segments[own_nsegments++] = (struct addr_range){
+            want->n < want->cap)
+            want->out[want->n++] = (struct addr_range){
                 info->dlpi_addr + ph->p_vaddr,
                 info->dlpi_addr + ph->p_vaddr + ph->p_memsz
             };
     }
-    return ours;
+    return holds;
+}
+
+static size_t segments_of(const void *addr, struct addr_range *out, size_t cap)
+{
+    struct segments_of want = { (uintptr_t)addr, out, cap, 0 };
+    dl_iterate_phdr(find_segments, &want);
+    return want.n;
 }
 
 /* What the loader and libc say about threads, looked up once when
@@ -100,8 +115,12 @@ void roots_init(void)
     size_t align = 0;
     if (info)
         info(&thread_layout.tls_static_size, &align);
-    dl_iterate_phdr(find_own_segments, (void *)(uintptr_t)&roots_init);
-    mainarena_init();
+    own_nsegments = segments_of((const void *)(uintptr_t)&roots_init,
+                                own_segments,
+                                sizeof own_segments / sizeof own_segments[0]);
+    struct addr_range libc[4];
+    mainarena_init(libc, segments_of((const void *)(uintptr_t)&__libc_malloc,
+                                     libc, sizeof libc / sizeof libc[0]));
 }
 
 int roots_prepare(struct roots_plan *p)

@@ -6,6 +6,7 @@
  * fresh process whose heap layout is known. */
 #include "unit.h"
 #include "scan/mainarena.h"
+#include "scan/roots.h"
 #include "symbols/maps.h"
 #include <malloc.h>
 #include <stdint.h>
@@ -30,7 +31,7 @@ static struct addr_range find_it(void)
     static struct maps ms;
     ms.n = 0;
     ck_assert_int_eq(maps_each(add, &ms), 0);
-    mainarena_init();
+    roots_init(); /* hands libc's segments to mainarena_init() */
     struct addr_range r;
     ck_assert_msg(mainarena_find(ms.m, ms.n, &r) == 0,
                   "the main arena was not found in libc's data");
