@@ -4,6 +4,7 @@
  * handler, and the wrappers that keep the log whole across dlclose() and
  * _exit() and daemon(). */
 #define _GNU_SOURCE
+#include "interpose/control.h"
 #include "base/config.h"
 #include "base/sysfd.h"
 #include "base/diag.h"
@@ -125,6 +126,13 @@ static void verdicts_at_end(void)
         report_write("exit", NULL);
     else if (entered && tracer_active() && tracelog_logging())
         report_verdicts("exit"); /* the log still gets its verdicts */
+}
+
+void control_verdicts_at_death(const void *ucontext)
+{
+    scan_set_exit_context(ucontext);
+    verdicts_at_end();
+    scan_set_exit_context(NULL); /* when no scan ran */
 }
 
 /* As glibc's mtrace does at exit: let libc and libstdc++ free what they

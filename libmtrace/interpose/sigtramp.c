@@ -2,6 +2,7 @@
 /* sigtramp.c - see sigtramp.h. */
 #define _GNU_SOURCE
 #include "interpose/sigtramp.h"
+#include "interpose/control.h"
 #include "base/sigdefer.h"
 #include "base/export.h"
 #include "base/guard.h"
@@ -175,16 +176,22 @@ ADOPTING_WRAPPER(sigset)
 
 /* ---- running the program's disposition ------------------------------------ */
 
-/* SIG meets its default action: when that ends the process, finish the
- * log first; then give the signal its default action back and raise it
- * again, so the kernel does exactly what it would have done. */
-static void die_by_default(int sig, const siginfo_t *info)
+/* SIG meets its default action: when that ends the process, the
+ * verdicts and the log's end first, as valgrind gives its leak check at
+ * such an end (a server stopped by SIGTERM or SIGINT in CI); then give the
+ * signal its default action back and raise it again, so the kernel does
+ * exactly what it would have done.  The thread's registers and stack are
+ * those of the context the kernel saved at UC: our own frames below it
+ * are not the program's. */
+static void die_by_default(int sig, const siginfo_t *info, const void *uc)
 {
     if (atomic_load(&actions[sig].fatal_watch) && tracer_started()) {
-        /* A live log's blocks, unless the signal came inside the tracer,
-         * whose locks this thread may hold. */
-        if (!guard_is_set() && tracer_active())
-            livemode_write();
+        /* Not when the signal came inside the tracer, whose locks this
+         * thread may hold. */
+        if (!guard_is_set() && tracer_active()) {
+            control_verdicts_at_death(uc);
+            livemode_write(); /* a live log's blocks the scan did not write */
+        }
         tracelog_end_by_signal(sig, guard_is_set());
     }
     struct sigaction dfl;
@@ -215,7 +222,7 @@ static void trampoline(int sig, siginfo_t *info, void *uc)
     if (h == (uintptr_t)SIG_IGN) /* changed as it arrived */
         return;
     if (!is_function(h)) {
-        die_by_default(sig, info);
+        die_by_default(sig, info, uc);
         return;
     }
     if (guard_is_set() && !sigdefer_must_run_now(sig, info)) {

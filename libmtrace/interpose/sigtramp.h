@@ -14,9 +14,11 @@
  * never deferred: they cannot wait.
  *
  * While collecting, signals whose default action ends the process and that
- * the program leaves at SIG_DFL get the trampoline too: it writes the log
- * out and ends it with "#e signal sig=N", restores SIG_DFL and raises the
- * signal again, so the process dies as it would have (core dump included).
+ * the program leaves at SIG_DFL get the trampoline too: it writes the
+ * verdicts of that end (as valgrind gives its leak check then), writes
+ * the log out and ends it with "#e signal sig=N", restores SIG_DFL and
+ * raises the signal again, so the process dies as it would have (core
+ * dump included).
  * The program sees its own dispositions in every query.
  * GPL-3.0-or-later. */
 #ifndef MT_SIGTRAMP_H

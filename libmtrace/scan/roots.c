@@ -374,10 +374,8 @@ static int syscall_insn_at(const struct build *b, uintptr_t a)
  * it kept leaks still reachable.  LeakSanitizer never scans the red zone.
  * The instruction pointer is right after the "syscall" instruction, or on
  * it when the kernel set the call up to be restarted. */
-static uintptr_t red_zone_of(const struct build *b,
-                             const struct stopped_thread *t)
+static uintptr_t red_zone_at(const struct build *b, uintptr_t ip)
 {
-    uintptr_t ip = t->regs[REG_RIP];
     return syscall_insn_at(b, ip - 2) || syscall_insn_at(b, ip) ? 0
                                                                  : RED_ZONE;
 }
@@ -429,7 +427,7 @@ static void add_thread(struct build *b, const struct roots_plan *p,
 {
     for (size_t k = 0; k < STOP_REG_WORDS; k++)
         add_value(b, t->regs[k]);
-    uintptr_t red = red_zone_of(b, t);
+    uintptr_t red = red_zone_at(b, t->regs[REG_RIP]);
     add_tls(b, p, t->tp, t->on_alt ? 0 : t->sp - red);
     add_alt_stack(b, t->alt_lo, t->alt_hi, t->sp, RED_ZONE);
     if (t->on_alt)
@@ -664,14 +662,15 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
     }
     if (!me->is_own_thread) {
         int on_alt = me->sp - me->alt_lo < me->alt_hi - me->alt_lo;
+        uintptr_t red = me->ip ? red_zone_at(&b, me->ip) : 0;
         for (size_t k = 0; k < me->nregs; k++)
             add_value(&b, me->regs[k]);
-        add_tls(&b, p, me->tp, on_alt ? 0 : me->sp);
-        add_alt_stack(&b, me->alt_lo, me->alt_hi, me->sp, 0);
+        add_tls(&b, p, me->tp, on_alt ? 0 : me->sp - red);
+        add_alt_stack(&b, me->alt_lo, me->alt_hi, me->sp, red);
         if (on_alt)
             add_whole_stack(&b, w->self == pid, me->tp);
         else
-            add_live_stack(&b, bs, me->sp, 0);
+            add_live_stack(&b, bs, me->sp, red);
         main_stopped |= w->self == pid;
     }
     for (size_t i = 0; i < own->nstacks; i++) {

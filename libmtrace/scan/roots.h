@@ -48,6 +48,8 @@ struct scanner_self {
     const uintptr_t *regs;
     size_t nregs;
     uintptr_t alt_lo, alt_hi; /* its sigaltstack, if any               */
+    uintptr_t ip; /* where a signal interrupted it (scan_set_exit_context):
+                   * SP is then the interrupted one, with a red zone */
 };
 
 struct roots {

@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 /* ---- scratch: raw mmap, every mapping listed (never a root) ---------------
@@ -184,6 +185,14 @@ static __thread uintptr_t exit_sp __attribute__((tls_model("initial-exec")));
 void scan_set_exit_sp(uintptr_t sp)
 {
     exit_sp = sp;
+}
+
+static __thread const ucontext_t *exit_context
+    __attribute__((tls_model("initial-exec")));
+
+void scan_set_exit_context(const void *ucontext)
+{
+    exit_context = ucontext;
 }
 
 /* ---- records ------------------------------------------------------------- */
@@ -662,7 +671,15 @@ static int run(struct scan_result *res, const char *trigger)
     entry_frame = 0;
     exit_sp = 0;
     struct scanner_self me = { scanner_is_own_thread(), sp, tp, regs, nregs,
-                               0, 0 };
+                               0, 0, 0 };
+    if (exit_context) { /* an end by a signal: its context */
+        const greg_t *g = exit_context->uc_mcontext.gregs;
+        me.sp = (uintptr_t)g[REG_RSP];
+        me.ip = (uintptr_t)g[REG_RIP];
+        me.regs = (const uintptr_t *)g;
+        me.nregs = NGREG;
+        exit_context = NULL;
+    }
     stack_t alt;
     if (sigaltstack(NULL, &alt) == 0 && !(alt.ss_flags & SS_DISABLE)) {
         me.alt_lo = (uintptr_t)alt.ss_sp;

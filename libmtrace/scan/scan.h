@@ -77,6 +77,12 @@ void scan_set_entry(uintptr_t frame);
  * and libmtrace's), whose unused slots hold stale words of earlier calls
  * at the same depth.  LeakSanitizer takes the same boundary. */
 void scan_set_exit_sp(uintptr_t sp);
+/* For an end by a signal (sigtramp.c): the context the kernel saved when
+ * the signal interrupted this thread (a ucontext_t), for its next scan:
+ * the stack is live from the interrupted stack pointer up (its red zone
+ * too, unless the thread was in a system call) and the interrupted
+ * registers are roots, as for a thread the scan stops. */
+void scan_set_exit_context(const void *ucontext);
 /* For an exit point in libmtrace's own wrapper (_exit()): the wrapper's
  * frame holds the caller's callee-saved registers. */
 #define SCAN_EXIT_POINT()                                                      \

@@ -36,6 +36,13 @@ limited() {
 
 . "$(dirname "${BASH_SOURCE[0]}")/../common/wait.sh"
 
+# main_sleeps PID: the process's main thread sleeps in the kernel.
+main_sleeps() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0 # gone: stop waiting
+	[[ ${stat##*) } == S* ]]
+}
+
 # flocked FILE: some process holds a flock() on FILE (seen in /proc/locks,
 # without taking the lock, which would race with the holder).
 flocked() {

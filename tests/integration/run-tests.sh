@@ -83,6 +83,7 @@ ALL_TESTS=(
 	verdict-report verdict-reach-off
 	verdict-suppressions verdict-under-tracers
 	verdict-churn verdict-churn-threads verdict-last-remainder verdict-altstack
+	verdict-killed
 	verdict-exit-helper
 	verdict-return-helper verdict-cycle-helper verdict-thread-pass
 	verdict-exit-paths verdict-fork-exit verdict-vfork-kill verdict-dlclose

@@ -158,12 +158,6 @@ whole_or_gone() {
 	{ [ -s "$1" ] && [ "$(tail -n1 "$1")" = end ]; } || ! kill -0 "$2" 2>/dev/null
 }
 
-# main_sleeps PID: the process's main thread sleeps in the kernel.
-main_sleeps() {
-	local stat
-	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0 # gone: stop waiting
-	[[ ${stat##*) } == S* ]]
-}
 
 # The report signal (signal=USR2) neither ends a program's pause() nor
 # exits it: two reports are written while it waits, then its own SIGUSR1

@@ -375,6 +375,31 @@ t_verdict_last_remainder() {
 	done
 }
 
+# A death by a signal's default action gets the verdicts of an exit, as
+# valgrind gives its leak check then (a server stopped with SIGTERM): the
+# dying thread's registers and stack as the signal found them.
+t_verdict_killed() {
+	need_libmtrace || return
+	local sig num pid prog st
+	for sig in TERM HUP; do
+		rm -f log out
+		traced log MTRACE_SCAN_DEBUG=p "$SHAPES" killed >out 2>err &
+		pid=$!
+		wait_for grep -qs '^ready ' out || { fail "never ready: $(cat out err)"; return 1; }
+		prog=$(awk '$1 == "ready" { print $2 }' out)
+		wait_for main_sleeps "$prog"
+		kill -$sig "$prog"
+		wait $pid
+		st=$?
+		num=$(kill -l $sig)
+		[ $st -eq $((128 + num)) ] || { fail "SIG$sig: status $st: $(cat err)"; return 1; }
+		grep -q "^#e signal sig=$num\$" log || { fail "SIG$sig: no end record"; return 1; }
+		expect_verdicts "$SHAPES" log \
+			"2501:definitely-lost 2502:still-reachable 2503:still-reachable" ||
+			{ fail "SIG$sig"; return 1; }
+	done
+}
+
 # Frames a handler left on a sigaltstack are dead once it returns (the
 # stack mapped, or a heap block), and exit() from a handler on that stack
 # still finds what main's interrupted frame holds (roots.c).

@@ -18,6 +18,8 @@
  *   dlclose               dlopen()+dlclose(): the loader's own blocks
  *   last-remainder        a leak that glibc's last remainder (a word of
  *                         the main arena, in libc's data) points into
+ *   killed                leaks, then "ready PID" and pause() until a
+ *                         signal's default action ends it
  *   altstack-mmap, altstack-malloc, altstack-return
  *                         leaks made in a handler on a sigaltstack (mapped,
  *                         or a heap block), then exit() from another
@@ -30,6 +32,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -280,6 +283,24 @@ __attribute__((noinline)) static void two_blocks(void)
     leave_copies(2055);
 }
 
+/* ---- death by a signal ---------------------------------------------------- */
+
+/* A lost block, a global one and one only main's frame holds, then a wait
+ * that the test ends with a signal left at its default action. */
+__attribute__((noinline)) static void case_killed(void)
+{
+    leave_copies(2501); /* definitely lost */
+    global_block = alloc_unwritten(2502);
+    volatile uintptr_t held = (uintptr_t)alloc_unwritten(2503);
+    char line[32];
+    int n = snprintf(line, sizeof line, "ready %d\n", (int)getpid());
+    if (write(1, line, (size_t)n) != n)
+        exit(2);
+    for (;;)
+        pause();
+    escape((void *)held);
+}
+
 __attribute__((noinline)) static void case_fork_exit(void)
 {
     pid_t pid = fork();
@@ -373,7 +394,9 @@ int main(int argc, char **argv)
     else if (strcmp(c, "last-remainder") == 0) {
         case_last_remainder();
         exit(0);
-    } else if (strncmp(c, "altstack-", 9) == 0)
+    } else if (strcmp(c, "killed") == 0)
+        case_killed();
+    else if (strncmp(c, "altstack-", 9) == 0)
         case_altstack(c + 9);
     else if (strcmp(c, "dlclose") == 0 && argc > 2)
         case_dlclose(argv + 2, argc - 2);
