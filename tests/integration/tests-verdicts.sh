@@ -509,7 +509,7 @@ VARIANT_TESTS=(
 	verdict_churn verdict_churn_threads verdict_exit_helper
 	verdict_return_helper verdict_cycle_helper verdict_thread_pass
 	verdict_exit_paths verdict_fork_exit verdict_vfork_kill verdict_dlclose
-	verdict_last_remainder verdict_altstack
+	verdict_last_remainder verdict_altstack verdict_killed
 )
 
 t_verdict_variants() {
