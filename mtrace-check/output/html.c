@@ -399,7 +399,7 @@ static void write_log_end(FILE *o, const struct findings *f,
     size_t len = 0;
     FILE *m = f->extended ? open_memstream(&text, &len) : NULL;
     if (m) {
-        logend_text(m, f->end, tl->live_blocks, tl->live_bytes);
+        logend_text(m, f, tl->live_blocks, tl->live_bytes);
         fclose(m);
     }
     fprintf(o, ",\n\"complete\":%s,\"end_note\":",

@@ -9,6 +9,7 @@
  * Copyright (C) 2026 the libmtrace authors. */
 #define _GNU_SOURCE /* sigabbrev_np */
 #include "output/writer.h"
+#include "mtrace-format.h"
 #include "output/growthtext.h"
 #include "output/vgreport.h"
 #include "output/treesum.h"
@@ -303,9 +304,18 @@ static void name_signal(FILE *out, int sig)
         fprintf(out, "signal %d", sig);
 }
 
-void logend_text(FILE *out, const struct log_end *end, uint64_t held_blocks,
+/* The log's last verdicts are its end's: from the scan at exit, which
+ * libmtrace also makes when a signal's default action ends the process. */
+static int judged_at_end(const struct findings *f)
+{
+    return f->classified && f->verdicts &&
+           strcmp(f->verdicts->last.trigger, MTF_END_EXIT) == 0;
+}
+
+void logend_text(FILE *out, const struct findings *f, uint64_t held_blocks,
                  uint64_t held_bytes)
 {
+    const struct log_end *end = f->end;
     if (!end->seen) {
         fputs("\nThe log ends early: it has no end record (\"#e\"), so the "
               "program was killed,\ncrashed or ran out of disk space while "
@@ -326,11 +336,18 @@ void logend_text(FILE *out, const struct log_end *end, uint64_t held_blocks,
     case END_SIGNAL:
         fputs("\nThe program was killed by ", out);
         name_signal(out, end->sig);
-        fprintf(out,
-                " (line %" PRIu64
-                "): blocks still live at that\npoint are listed, they are "
-                "not proven leaks.\n",
-                end->line);
+        if (judged_at_end(f))
+            fprintf(out,
+                    " (line %" PRIu64
+                    "): the verdicts above are\nfrom the scan libmtrace "
+                    "made as it died.\n",
+                    end->line);
+        else
+            fprintf(out,
+                    " (line %" PRIu64
+                    "): blocks still live at that\npoint are listed, they "
+                    "are not proven leaks.\n",
+                    end->line);
         break;
     case END_EXIT:
     case END_MUNTRACE:
@@ -383,7 +400,7 @@ static int findings(struct writer *w, const struct findings *f)
     res_text(w->out, f);
     rss_text(w->out, f);
     if (f->judged)
-        logend_text(w->out, f->end, f->totals.held_blocks,
+        logend_text(w->out, f, f->totals.held_blocks,
                     f->totals.held_bytes);
     return 0;
 }

@@ -82,8 +82,9 @@ int json_diff(struct writer *w, const struct findings_diff *d);
 int html_diff(struct writer *w, const struct findings_diff *d);
 /* The sentence the text report ends with for an extended log (nothing
  * for a log that ended by exit or muntrace); the HTML page shows it too.
- * HELD_*: the blocks still live at the end. */
-void logend_text(FILE *out, const struct log_end *end, uint64_t held_blocks,
+ * HELD_*: the blocks still live at the end.  A death by signal whose
+ * verdicts libmtrace wrote as the process died says so. */
+void logend_text(FILE *out, const struct findings *f, uint64_t held_blocks,
                  uint64_t held_bytes);
 
 #endif

@@ -397,6 +397,9 @@ t_verdict_killed() {
 		expect_verdicts "$SHAPES" log \
 			"2501:definitely-lost 2502:still-reachable 2503:still-reachable" ||
 			{ fail "SIG$sig"; return 1; }
+		"$MTRACE_CHECK" "$SHAPES" log >report 2>&1
+		grep -q "^The program was killed by signal $num (SIG$sig) (line [0-9]*): the verdicts above are\$" report ||
+			{ fail "SIG$sig: the check's end: $(tail -3 report)"; return 1; }
 	done
 }
 
