@@ -31,13 +31,6 @@ void mainarena_init(const struct addr_range *libc, size_t n)
     memcpy(libc_data, libc, nlibc_data * sizeof *libc);
 }
 
-static int readable(const struct map_info *maps, size_t nmaps, uintptr_t lo,
-                    size_t len)
-{
-    const struct map_info *m = map_info_find(maps, nmaps, lo);
-    return lo % WORD == 0 && m && (m->flags & MAPF_READ) && lo + len <= m->hi;
-}
-
 static uintptr_t word_at(uintptr_t a)
 {
     return *(const uintptr_t *)a;
@@ -47,7 +40,7 @@ static uintptr_t word_at(uintptr_t a)
  * of arenas through it. */
 static int is_arena(const struct map_info *maps, size_t nmaps, uintptr_t a)
 {
-    if (!readable(maps, nmaps, a, STATE_SIZE))
+    if (!map_info_readable(maps, nmaps, a, STATE_SIZE))
         return 0;
     unsigned empty = 0, odd = 0;
     for (size_t i = 0; i < NBINS; i++) {
@@ -62,7 +55,7 @@ static int is_arena(const struct map_info *maps, size_t nmaps, uintptr_t a)
         return 0;
     uintptr_t next = word_at(a + NEXT_AT);
     for (int n = 0; n < MAX_ARENAS && next != a; n++) {
-        if (!readable(maps, nmaps, next + NEXT_AT, WORD))
+        if (!map_info_readable(maps, nmaps, next + NEXT_AT, WORD))
             return 0;
         next = word_at(next + NEXT_AT);
     }
@@ -76,7 +69,7 @@ static uintptr_t search(const struct map_info *maps, size_t nmaps,
 {
     uintptr_t lo = (seg->lo + WORD - 1) & ~(WORD - 1);
     for (uintptr_t x = lo; x + 2 * WORD <= seg->hi; x += WORD) {
-        if (!readable(maps, nmaps, x, 2 * WORD))
+        if (!map_info_readable(maps, nmaps, x, 2 * WORD))
             continue;
         if (word_at(x) != x - 2 * WORD || word_at(x + WORD) != x - 2 * WORD)
             continue;

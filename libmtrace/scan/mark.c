@@ -366,6 +366,13 @@ const struct map_info *map_info_find(const struct map_info *maps, size_t n,
     return lo < n && maps[lo].lo <= a ? &maps[lo] : NULL;
 }
 
+int map_info_readable(const struct map_info *maps, size_t n, uintptr_t a,
+                      size_t len)
+{
+    const struct map_info *m = map_info_find(maps, n, a);
+    return a % WORD == 0 && m && (m->flags & MAPF_READ) && a + len <= m->hi;
+}
+
 /* ---- the mark --------------------------------------------------------- */
 
 static void push(struct blockset *bs, size_t i)

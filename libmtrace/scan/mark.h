@@ -76,6 +76,10 @@ struct map_info {
 /* The mapping of MAPS (N, sorted and disjoint) holding A, or NULL. */
 const struct map_info *map_info_find(const struct map_info *maps, size_t n,
                                      uintptr_t a);
+/* Whether [A, A + LEN) lies in one readable mapping of MAPS, A aligned to
+ * a word. */
+int map_info_readable(const struct map_info *maps, size_t n, uintptr_t a,
+                      size_t len);
 
 /* One block: everything the mark needs in 16 bytes, so that a lookup
  * costs one cache miss.  The flags (state and BLOCK_*) sit in the top

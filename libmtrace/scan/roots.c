@@ -300,8 +300,7 @@ static void exclude(struct build *b, uintptr_t lo, uintptr_t hi)
 
 static int readable_word(const struct roots *r, uintptr_t a)
 {
-    const struct map_info *m = find_map(r, a);
-    return a % WORD == 0 && m && a + WORD <= m->hi;
+    return map_info_readable(r->maps, r->nmaps, a, WORD);
 }
 
 /* A thread descriptor's DTV pointer points one 16-byte entry past the
@@ -421,19 +420,38 @@ static void add_whole_stack(struct build *b, int is_main, uintptr_t tp)
         add_range(b, m->lo, m->hi);
 }
 
+/* What a thread's stacks are at a scan: its stack pointer SP, with RED
+ * bytes below it live (ALT_RED on its sigaltstack [ALT_LO, ALT_HI)), its
+ * thread pointer TP, whether it is the main thread. */
+struct thread_stacks {
+    uintptr_t sp, red, tp;
+    uintptr_t alt_lo, alt_hi, alt_red;
+    int is_main;
+};
+
+/* Its TLS, its sigaltstack and its own stack (all of it when a handler
+ * on its sigaltstack runs now: add_whole_stack). */
+static void add_stacks(struct build *b, const struct roots_plan *p,
+                       const struct blockset *bs, const struct thread_stacks *s)
+{
+    int on_alt = s->sp - s->alt_lo < s->alt_hi - s->alt_lo;
+    add_tls(b, p, s->tp, on_alt ? 0 : s->sp - s->red);
+    add_alt_stack(b, s->alt_lo, s->alt_hi, s->sp, s->alt_red);
+    if (on_alt)
+        add_whole_stack(b, s->is_main, s->tp);
+    else
+        add_live_stack(b, bs, s->sp, s->red);
+}
+
 static void add_thread(struct build *b, const struct roots_plan *p,
                        const struct blockset *bs,
                        const struct stopped_thread *t, pid_t pid)
 {
     for (size_t k = 0; k < STOP_REG_WORDS; k++)
         add_value(b, t->regs[k]);
-    uintptr_t red = red_zone_at(b, t->regs[REG_RIP]);
-    add_tls(b, p, t->tp, t->on_alt ? 0 : t->sp - red);
-    add_alt_stack(b, t->alt_lo, t->alt_hi, t->sp, RED_ZONE);
-    if (t->on_alt)
-        add_whole_stack(b, t->tid == pid, t->tp);
-    else
-        add_live_stack(b, bs, t->sp, red);
+    struct thread_stacks s = { t->sp, red_zone_at(b, t->regs[REG_RIP]), t->tp,
+                               t->alt_lo, t->alt_hi, RED_ZONE, t->tid == pid };
+    add_stacks(b, p, bs, &s);
 }
 
 /* A glibc thread stack: its top holds the thread's descriptor (its
@@ -661,16 +679,13 @@ int roots_collect(struct roots *r, const struct roots_plan *p,
         main_gone |= state == STOP_GONE && t->tid == pid;
     }
     if (!me->is_own_thread) {
-        int on_alt = me->sp - me->alt_lo < me->alt_hi - me->alt_lo;
         uintptr_t red = me->ip ? red_zone_at(&b, me->ip) : 0;
         for (size_t k = 0; k < me->nregs; k++)
             add_value(&b, me->regs[k]);
-        add_tls(&b, p, me->tp, on_alt ? 0 : me->sp - red);
-        add_alt_stack(&b, me->alt_lo, me->alt_hi, me->sp, red);
-        if (on_alt)
-            add_whole_stack(&b, w->self == pid, me->tp);
-        else
-            add_live_stack(&b, bs, me->sp, red);
+        struct thread_stacks s = { me->sp,     red,        me->tp,
+                                   me->alt_lo, me->alt_hi, red,
+                                   w->self == pid };
+        add_stacks(&b, p, bs, &s);
         main_stopped |= w->self == pid;
     }
     for (size_t i = 0; i < own->nstacks; i++) {

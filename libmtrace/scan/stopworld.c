@@ -102,7 +102,6 @@ static void save_context(struct stopped_thread *s, const ucontext_t *uc)
     if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE)) {
         s->alt_lo = (uintptr_t)ss.ss_sp;
         s->alt_hi = (uintptr_t)ss.ss_sp + ss.ss_size;
-        s->on_alt = s->sp - s->alt_lo < ss.ss_size;
     }
 }
 

@@ -54,8 +54,8 @@ struct stopped_thread {
     atomic_int state;
     uintptr_t sp, tp; /* interrupted stack pointer, thread pointer  */
     uintptr_t regs[STOP_REG_WORDS];
-    uintptr_t alt_lo, alt_hi; /* its sigaltstack, if any              */
-    int on_alt;               /* interrupted on the sigaltstack        */
+    uintptr_t alt_lo, alt_hi; /* its sigaltstack, if any (SP in it: the
+                               * thread was in a handler there)       */
     const char *why;          /* STOP_ABANDONED: the reason            */
 };
 

@@ -336,18 +336,12 @@ void logend_text(FILE *out, const struct findings *f, uint64_t held_blocks,
     case END_SIGNAL:
         fputs("\nThe program was killed by ", out);
         name_signal(out, end->sig);
-        if (judged_at_end(f))
-            fprintf(out,
-                    " (line %" PRIu64
-                    "): the verdicts above are\nfrom the scan libmtrace "
-                    "made as it died.\n",
-                    end->line);
-        else
-            fprintf(out,
-                    " (line %" PRIu64
-                    "): blocks still live at that\npoint are listed, they "
-                    "are not proven leaks.\n",
-                    end->line);
+        fprintf(out, " (line %" PRIu64 "): ", end->line);
+        fputs(judged_at_end(f) ? "the verdicts above are\nfrom the scan "
+                                 "libmtrace made as it died.\n"
+                               : "blocks still live at that\npoint are "
+                                 "listed, they are not proven leaks.\n",
+              out);
         break;
     case END_EXIT:
     case END_MUNTRACE:
