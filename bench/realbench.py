@@ -9,7 +9,9 @@
 # goes to a thread of its own on another CPU), libmtrace-live-inline (the
 # live log with offload=0: that work on the program's thread), libmtrace-report
 # (no log: the library's own report at exit gives the verdict, classes and
-# symbolized stacks, as LeakSanitizer's does),
+# symbolized stacks, as LeakSanitizer's does), libmtrace-caller (the live
+# log with depth=1: the caller only, no unwinding; the floor under the
+# full stacks, not held against the target),
 # LeakSanitizer's runtime preloaded (liblsan.so.0, no recompile: its
 # verdict is printed at exit), heaptrack (`heaptrack -o` + heaptrack_print)
 # and valgrind --leak-check=full; then libmtrace's log statistics (events,
@@ -27,7 +29,8 @@
 # Usage: bench/realbench.py [--runs N] [--slow-runs N] [--only P1,P2]
 #                           [--tools T1,T2] [--no-stages] [--tmp DIR]
 #   --runs: interleaved rounds of native, libmtrace, libmtrace-live,
-#           libmtrace-live-inline, libmtrace-report and lsan (3)
+#           libmtrace-live-inline, libmtrace-report, libmtrace-caller
+#           and lsan (3)
 #   --slow-runs: rounds of heaptrack and valgrind (1; valgrind runs
 #                cc1plus for minutes)
 #   --only: cxx, python, sqlite (all three by default)
@@ -169,6 +172,16 @@ TOOLS = [
                               "MEMLEAK_CONFIG":
                               "mtraceinit,report={tmp}/log.report.%p"},
          check=lambda tmp: report_written(tmp), needs=[bl.OURS]),
+    # The floor: the live log with one frame a stack (depth=1, the caller
+    # only, taken without unwinding), every other cost of the tool as in
+    # libmtrace-live.  Not a full stack, so not held against the target:
+    # what is left of libmtrace-live's time once the unwinder costs
+    # nothing (bench/RESULTS.md).
+    Tool("libmtrace-caller", {"LD_PRELOAD": bl.OURS,
+                              "MALLOC_TRACE": "{tmp}/log",
+                              "MEMLEAK_CONFIG": "mtraceinit,log=live,depth=1"},
+         check=lambda tmp: [bl.CHECKER, os.path.join(tmp, "log")],
+         needs=[bl.OURS, bl.CHECKER]),
     Tool("lsan", {"LD_PRELOAD": bl.LSAN,
                   "LSAN_OPTIONS": "detect_leaks=1:exitcode=0"},
          needs=[bl.LSAN]),

@@ -33,7 +33,8 @@ enum log_kind { LOG_FULL, LOG_LIVE };
       "written when there is no log or reports were asked for (report=, "      \
       "signal=)")                                                              \
     X(depth, NUMBER, MTF_DEFAULT_DEPTH, 1, MTF_MAX_DEPTH, NULL, "N",           \
-      "frames kept per stack")                                                 \
+      "frames kept per stack (1: the caller only, found without "             \
+      "unwinding)")                                                            \
     X(classic, FLAG, 0, 0, 0, NULL, "",                                        \
       "write glibc's lines only: no stack records, no sN fields (the "         \
       "caller is still recorded)")                                             \

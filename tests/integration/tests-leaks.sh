@@ -346,6 +346,11 @@ t_dlopen_deepbind() {
 	expect_leaks "$BUILD/deepbind_main" log 300 || { fail "(no warning on stderr either)"; return 1; }
 }
 
+# first_frames LOG: the first frame of each stack record, sorted.
+first_frames() {
+	awk '$1 == "#s" { print $3 }' "$1" | sort -u
+}
+
 # depth_case N LEVELS: with depth=N every stack has at most N frames.
 depth_case() {
 	local conf=${1:+depth=$1} max
@@ -364,8 +369,12 @@ t_depth() {
 	[ "$max" -ge 1 ] && [ "$max" -le 4 ] || { fail "depth=4: $max frames"; return 1; }
 	max=$(depth_case 1 40) || { echo "$max"; return 1; }
 	[ "$max" -eq 1 ] && [ "$(min_frames log)" -eq 1 ] || { fail "depth=1: $max frames"; return 1; }
+	first_frames log >first.1 # depth=1 takes the caller without a walk
 	max=$(depth_case "" 40) || { echo "$max"; return 1; }
 	[ "$max" -eq 32 ] || { fail "default depth: $max frames, expected 32 (recursion is 40 deep)"; return 1; }
+	first_frames log >first.32
+	[ -s first.1 ] && cmp -s first.1 first.32 ||
+		{ fail "depth=1's frames ($(tr '\n' ' ' <first.1)) are not the full stacks' first ($(tr '\n' ' ' <first.32))"; return 1; }
 	max=$(depth_case 256 300) || { echo "$max"; return 1; }
 	[ "$max" -eq 256 ] || { fail "depth=256: $max frames, expected 256 (recursion is 300 deep)"; return 1; }
 }
