@@ -37,11 +37,8 @@ export CK_TIMEOUT_MULTIPLIER=${CK_TIMEOUT_MULTIPLIER:-4}
 reports=$base/sanitizer-reports
 rm -rf "$reports"
 mkdir -p "$reports"
-common="halt_on_error=1:print_stacktrace=1:log_path=$reports/report"
-export UBSAN_OPTIONS="$common"
-export ASAN_OPTIONS="$common:detect_leaks=1:abort_on_error=0"
+common="halt_on_error=1:print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$top/scripts/lsan.supp:print_suppressions=0"
-export TSAN_OPTIONS="$common:second_deadlock_stack=1"
 
 # SANITIZE_QUICK=1 (CI, which must stay under 15 minutes on a loaded
 # 2-core machine): the integration tests that repeat a case many times or
@@ -57,9 +54,14 @@ zstd-fork handoff odd-stacks real-gcc threads-configs reload real-git zstd-signa
 dlopen-race unwinders exec-busy classic-more verdict-variants verdict-vs-valgrind"
 heavy=$(echo $heavy)
 
-failed=()
-for v in "$@"; do
-	start=$SECONDS
+# run_variant V: builds and tests variant V; its sanitizer reports go to
+# $reports/V (each variant its own, so that variants may run at once).
+run_variant() {
+	local v=$1 start=$SECONDS st dir=$reports/$1
+	mkdir -p "$dir"
+	export UBSAN_OPTIONS="$common:log_path=$dir/report"
+	export ASAN_OPTIONS="$common:log_path=$dir/report:detect_leaks=1:abort_on_error=0"
+	export TSAN_OPTIONS="$common:log_path=$dir/report:second_deadlock_stack=1"
 	case $v in
 	ubsan)
 		SKIP_TESTS=${quick:+$heavy} bash "$top/scripts/variant.sh" ubsan \
@@ -79,22 +81,51 @@ for v in "$@"; do
 		;;
 	*)
 		echo "sanitize.sh: unknown build '$v' (ubsan, asan, tsan)" >&2
-		exit 2
+		return 2
 		;;
 	esac
 	st=$?
-	if compgen -G "$reports/report*" >/dev/null; then
+	if compgen -G "$dir/report*" >/dev/null; then
 		echo "== $v: sanitizer reports:"
-		for f in "$reports"/report*; do
+		for f in "$dir"/report*; do
 			echo "-- $f"
 			head -40 "$f"
 		done
-		mkdir -p "$reports/$v" && mv "$reports"/report* "$reports/$v/"
 		st=1
 	fi
 	echo "== $v: $([ $st -eq 0 ] && echo passed || echo FAILED) in $((SECONDS - start)) s"
-	[ $st -eq 0 ] || failed+=("$v")
+	return $st
+}
+
+# The TSan build shares nothing with the others, and its tests mostly wait
+# (timeouts, threads parked): it runs beside them, its output shown after
+# theirs (SANITIZE_JOBS=1: one after the other).  The ASan build's
+# extended-log tests use the UBSan build's library, so those two run in
+# the order given.
+failed=()
+aside=()
+together=()
+for v in "$@"; do
+	if [ "$v" = tsan ] && [ $# -gt 1 ] && [ "${SANITIZE_JOBS:-2}" != 1 ]; then
+		aside+=("$v")
+	else
+		together+=("$v")
+	fi
 done
+aside_out=$reports/aside.out
+if [ ${#aside[@]} -gt 0 ]; then
+	( for v in "${aside[@]}"; do run_variant "$v" || echo "$v" >>"$reports/aside.failed"; done ) \
+		>"$aside_out" 2>&1 &
+	aside_pid=$!
+fi
+for v in "${together[@]}"; do
+	run_variant "$v" || failed+=("$v")
+done
+if [ ${#aside[@]} -gt 0 ]; then
+	wait "$aside_pid"
+	cat "$aside_out"
+	[ ! -s "$reports/aside.failed" ] || failed+=($(cat "$reports/aside.failed"))
+fi
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "sanitize: failed: ${failed[*]} (reports kept in $reports)"
 	exit 1
