@@ -228,6 +228,10 @@ static int ring_walk(void **frames, int max, const void *caller,
                      void **known)
 {
     void **memo;
+    if (max == 1) { /* the caller is the stack (current_stack) */
+        frames[0] = (void *)caller;
+        return 1;
+    }
     int n = unwind_stack_memo(frames, max, caller, unwind_slot(), &memo);
     if (memo && *memo) {
         *known = *memo;

@@ -375,6 +375,17 @@ t_depth() {
 	first_frames log >first.32
 	[ -s first.1 ] && cmp -s first.1 first.32 ||
 		{ fail "depth=1's frames ($(tr '\n' ' ' <first.1)) are not the full stacks' first ($(tr '\n' ' ' <first.32))"; return 1; }
+	# The same through the ring (track/offload.h: a live log, the ring from
+	# the first stack on, when there are two CPUs) as without it.
+	local o
+	for o in 0 1; do
+		rm -f log log.*
+		traced log MEMLEAK_CONFIG=log=live,depth=1,offload=$o "$BUILD/offload" >out 2>err ||
+			{ fail "offload=$o: exit status $?: $(head -c 300 err)"; return 1; }
+		first_frames log >first.ring$o
+	done
+	[ "$(wc -l <first.ring0)" -ge 3 ] && cmp -s first.ring0 first.ring1 ||
+		{ fail "depth=1 through the ring: $(tr '\n' ' ' <first.ring1), without it $(tr '\n' ' ' <first.ring0)"; return 1; }
 	max=$(depth_case 256 300) || { echo "$max"; return 1; }
 	[ "$max" -eq 256 ] || { fail "depth=256: $max frames, expected 256 (recursion is 300 deep)"; return 1; }
 }
