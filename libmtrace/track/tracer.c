@@ -63,11 +63,8 @@ void **tracer_unwind_slot(void)
 static struct stack *current_stack(const void *caller)
 {
     void *frames[MTF_MAX_DEPTH];
-    /* glibc's lines need the caller only, and a stack of one frame is the
-     * caller: no walk (a memoized walk still crosses our own frames and
-     * checks the memo, 8.6% of a traced sqlite3's samples). */
-    if (mt_config.classic || mt_config.depth == 1) {
-        frames[0] = (void *)caller;
+    if (mt_config.classic) {
+        frames[0] = (void *)caller; /* glibc's lines need the caller only */
         return stacktab_intern(frames, 1);
     }
     /* A replayed walk brings back the stack found for it last time. */
@@ -228,10 +225,6 @@ static int ring_walk(void **frames, int max, const void *caller,
                      void **known)
 {
     void **memo;
-    if (max == 1) { /* the caller is the stack (current_stack) */
-        frames[0] = (void *)caller;
-        return 1;
-    }
     int n = unwind_stack_memo(frames, max, caller, unwind_slot(), &memo);
     if (memo && *memo) {
         *known = *memo;

@@ -184,6 +184,14 @@ static int unwind_stack(void **frames, int max, const void *caller,
 int unwind_stack_memo(void **frames, int max, const void *caller, void **slot,
                       void ***memo)
 {
+    /* One frame is the caller: no walk (a memoized walk would still cross
+     * our own frames and search the memo, 8.6% of a traced sqlite3's
+     * samples with depth=1). */
+    if (max == 1) {
+        frames[0] = (void *)caller;
+        *memo = NULL;
+        return 1;
+    }
     struct fastunwind_memo *m =
         current == UNWIND_FAST ? thread_memo(slot) : NULL;
     int n = unwind_stack(frames, max, caller, m);

@@ -10,7 +10,8 @@ const char *unwind_name(void);
 /* Fills FRAMES with up to MAX return addresses, innermost first, starting
  * at the frame whose address is CALLER (the return address into the code
  * that called the allocation function), so the tracer's own frames never
- * appear.  Returns the number of frames (at least 1: CALLER itself).
+ * appear.  Returns the number of frames (at least 1: CALLER itself; with
+ * MAX 1, CALLER alone, found without a walk).
  * And *MEMO: a word to keep with these frames (NULL when the unwinder
  * cannot keep one).  The same walk again finds the word as it was left: a
  * caller may store what it derived from the frames there.  When that word
